@@ -1,0 +1,3 @@
+module github.com/arimaalab/arimaalab
+
+go 1.26
