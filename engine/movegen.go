@@ -5,98 +5,201 @@ package engine
 //
 // It searches breadth first by steps used, pushes and pulls taken as two-step
 // actions, and keeps every position it meets in a hash table checked exactly
-// (hash, then the full board), so a position is expanded only from the fewest steps
-// that reach it and counted once. A MoveGen keeps its buffers between calls:
-// after the first few calls it allocates nothing. It is not safe for concurrent use.
+// (the Zobrist hash, then the full board), so a position is expanded only from the
+// fewest steps that reach it and counted once. Steps that commute with the step
+// before them are tried in one order only (see skipMask). A MoveGen keeps its
+// buffers between calls: once they have grown to the largest position met, it
+// allocates nothing. It is not safe for concurrent use.
 type MoveGen struct {
 	nodes   []genNode
-	table   []genSlot
-	mask    uint64
-	stamp   uint32
+	keys    []genKey   // the exact board of every node
+	pos     []Position // positions of the nodes that get expanded (fewer than 4 steps)
+	table   []genSlot  // open addressing with linear probing, len a power of two
+	stamp   uint32     // slots of other stamps are empty
 	results []int32
-	root    Color
+	cand    []genCand // children of the node being expanded, added together
+	sink    uint64
 }
 
+// genCand is a child position waiting to be added: its hash and exact board, and
+// the action that reaches it from the node being expanded.
+type genCand struct {
+	hash uint64
+	key  genKey
+	a, b Step
+}
 
 type genNode struct {
-	pos    Position
 	parent int32
-	depth  int8
 	a, b   Step // b.Piece == NoPiece for a single step
+	depth  int8
 }
 
+// genSlot is one entry of the hash table: a node's hash and index.
 type genSlot struct {
 	hash  uint64
 	idx   int32
 	stamp uint32
 }
 
-// NewMoveGen returns a generator with room for typical positions.
-func NewMoveGen() *MoveGen {
-	g := &MoveGen{}
-	g.resize(1 << 14)
-	return g
+// genKey is a board exactly and compactly: Gold's occupancy and one board per
+// piece type (both colours). The side to move is the same for all nodes.
+type genKey struct {
+	gold  Bitboard
+	types [NumTypes]Bitboard
 }
 
-func (g *MoveGen) resize(n int) {
-	g.table = make([]genSlot, n)
-	g.mask = uint64(n - 1)
-	g.stamp = 1
-	for i := range g.nodes {
-		g.place(g.nodes[i].pos.Hash, int32(i))
+const minTable = 1 << 12
+
+// NewMoveGen returns a generator.
+func NewMoveGen() *MoveGen { return &MoveGen{} }
+
+func keyOf(p *Position) genKey {
+	k := genKey{gold: p.Occ[Gold]}
+	for t := range NumTypes {
+		k.types[t] = p.Bits[t] | p.Bits[NumTypes+t]
+	}
+	return k
+}
+
+// reset empties the table by moving to a new stamp.
+func (g *MoveGen) reset() {
+	if len(g.table) < minTable {
+		g.table = makeSlots(minTable)
+	}
+	g.stamp++
+	if g.stamp == 0 {
+		clear(g.table)
+		g.stamp = 1
 	}
 }
 
-// place puts node idx in the table, knowing it is absent.
-func (g *MoveGen) place(h uint64, idx int32) {
-	for i := h & g.mask; ; i = (i + 1) & g.mask {
-		s := &g.table[i]
-		if s.stamp != g.stamp {
-			*s = genSlot{h, idx, g.stamp}
-			return
+// grow doubles the table and moves the live entries into it.
+func (g *MoveGen) grow() {
+	old := g.table
+	nt := makeSlots(2 * len(old))
+	mask := uint64(len(nt) - 1)
+	for i := range old {
+		if old[i].stamp != g.stamp {
+			continue
 		}
+		j := old[i].hash & mask
+		for nt[j].stamp == g.stamp {
+			j = (j + 1) & mask
+		}
+		nt[j] = old[i]
 	}
+	freeSlots(old)
+	g.table = nt
 }
 
-// add records pos reached from parent by the action (a, b) unless already known.
-func (g *MoveGen) add(pos *Position, parent int32, depth int8, a, b Step) {
-	h := pos.Hash
-	i := h & g.mask
+// add records the child c of node parent unless its position is already known.
+func (g *MoveGen) add(c *genCand, parent int32, depth int8) {
+	h := c.hash
+	tab := g.table
+	mask := uint64(len(tab) - 1)
+	i := h & mask
 	for {
-		s := &g.table[i]
-		if s.stamp != g.stamp {
+		t := &tab[i]
+		if t.stamp != g.stamp {
 			break
 		}
-		if s.hash == h && g.nodes[s.idx].pos.Bits == pos.Bits {
+		if t.hash == h && g.keys[t.idx] == c.key {
 			return
 		}
-		i = (i + 1) & g.mask
+		i = (i + 1) & mask
 	}
 	idx := int32(len(g.nodes))
-	g.table[i] = genSlot{h, idx, g.stamp}
-	g.nodes = append(g.nodes, genNode{*pos, parent, depth, a, b})
-	if len(g.nodes)*2 > len(g.table) {
-		g.resize(len(g.table) * 2)
+	tab[i] = genSlot{h, idx, g.stamp}
+	g.nodes = append(g.nodes, genNode{parent, c.a, c.b, depth})
+	g.keys = append(g.keys, c.key)
+	if depth < MaxSteps {
+		q := g.pos[parent]
+		q.move(c.a.Piece, c.a.From, c.a.To())
+		if c.b.Piece != NoPiece {
+			q.move(c.b.Piece, c.b.From, c.b.To())
+		}
+		g.pos = append(g.pos, q)
 	}
+}
+
+// flush adds the waiting children of parent. It first reads the table slot of
+// every child, and the board of a node whose hash matches, so that their cache
+// misses overlap instead of coming one after another.
+func (g *MoveGen) flush(parent int32, depth int8) {
+	for (len(g.nodes)+len(g.cand))*2 > len(g.table) {
+		g.grow()
+	}
+	tab := g.table
+	mask := uint64(len(tab) - 1)
+	var sink uint64
+	for k := range g.cand {
+		h := g.cand[k].hash
+		t := &tab[h&mask]
+		if t.stamp == g.stamp && t.hash == h {
+			sink += uint64(g.keys[t.idx].gold)
+		}
+	}
+	g.sink += sink
+	for k := range g.cand {
+		g.add(&g.cand[k], parent, depth)
+	}
+	g.cand = g.cand[:0]
+}
+
+// pushStep queues the child of p (whose exact board is pk) reached by the single
+// step of pc from from to to, computing its hash and board without copying p.
+func (g *MoveGen) pushStep(p *Position, pk *genKey, pc Piece, from Square, d Dir) {
+	to := from + d.Delta()
+	ft := from.Bit() | to.Bit()
+	c := pc.Color()
+	h := p.Hash ^ zobrist.piece[pc][from] ^ zobrist.piece[pc][to]
+	k := *pk
+	k.types[pc.Type()] ^= ft
+	if c == Gold {
+		k.gold ^= ft
+	}
+	if ft&trapZone != 0 {
+		own := p.Occ[c] ^ ft
+		if t := own & Traps &^ own.Neighbors(); t != 0 {
+			sq := t.First()
+			cp := pc
+			if t != to.Bit() {
+				cp = p.At(sq)
+			}
+			h ^= zobrist.piece[cp][sq]
+			k.types[cp.Type()] &^= t
+			k.gold &^= t
+		}
+	}
+	g.cand = append(g.cand, genCand{h, k, Step{pc, from, d}, Step{Piece: NoPiece}})
+}
+
+// pushPair queues the child of p reached by two steps (a push or a pull).
+func (g *MoveGen) pushPair(p *Position, a, b Step) {
+	q := *p
+	q.move(a.Piece, a.From, a.To())
+	q.move(b.Piece, b.From, b.To())
+	g.cand = append(g.cand, genCand{q.Hash, keyOf(&q), a, b})
 }
 
 // Generate finds the moves of p.Side from p and returns how many there are. With a
 // non-nil history, moves that would make a third repetition are left out.
 // The moves are read with Position and Steps until the next call.
 func (g *MoveGen) Generate(p *Position, h *History) int {
-	g.stamp++
-	if g.stamp == 0 {
-		clear(g.table)
-		g.stamp = 1
-	}
+	g.reset()
 	g.nodes = g.nodes[:0]
-	g.root = p.Side
+	g.keys = g.keys[:0]
+	g.pos = g.pos[:0]
 	none := Step{Piece: NoPiece}
-	g.add(p, -1, 0, none, none)
+	g.nodes = append(g.nodes, genNode{-1, none, none, 0})
+	g.keys = append(g.keys, keyOf(p))
+	g.pos = append(g.pos, *p)
+	g.table[p.Hash&uint64(len(g.table)-1)] = genSlot{p.Hash, 0, g.stamp}
 	var start [MaxSteps + 2]int
 	start[1] = 1
 	for d := 1; d <= MaxSteps; d++ {
-		// Single steps from the layer before.
+		// Single steps from the layer before, then pushes and pulls from two layers before.
 		for i := start[d-1]; i < start[d]; i++ {
 			g.expandSteps(int32(i), int8(d))
 		}
@@ -110,8 +213,7 @@ func (g *MoveGen) Generate(p *Position, h *History) int {
 	g.results = g.results[:0]
 	if h != nil && h.hot() {
 		for i := 1; i < len(g.nodes); i++ {
-			q := g.nodes[i].pos
-			q.SetSide(q.Side.Other())
+			q := g.position(int32(i))
 			if h.Count(&q) < 2 {
 				g.results = append(g.results, int32(i))
 			}
@@ -127,12 +229,25 @@ func (g *MoveGen) Generate(p *Position, h *History) int {
 // Len returns the number of moves of the last Generate.
 func (g *MoveGen) Len() int { return len(g.results) }
 
-// Position returns the position after move i, with the opponent to move.
-func (g *MoveGen) Position(i int) Position {
-	q := g.nodes[g.results[i]].pos
+// position rebuilds the position of node i, with the opponent to move.
+func (g *MoveGen) position(i int32) Position {
+	var q Position
+	if int(i) < len(g.pos) {
+		q = g.pos[i]
+	} else {
+		nd := &g.nodes[i]
+		q = g.pos[nd.parent]
+		q.move(nd.a.Piece, nd.a.From, nd.a.To())
+		if nd.b.Piece != NoPiece {
+			q.move(nd.b.Piece, nd.b.From, nd.b.To())
+		}
+	}
 	q.SetSide(q.Side.Other())
 	return q
 }
+
+// Position returns the position after move i, with the opponent to move.
+func (g *MoveGen) Position(i int) Position { return g.position(g.results[i]) }
 
 // Steps appends to buf one step sequence that plays move i.
 func (g *MoveGen) Steps(i int, buf []Step) []Step {
@@ -154,13 +269,61 @@ func (g *MoveGen) Steps(i int, buf []Step) []Step {
 	return buf
 }
 
+// near2[sq] holds the squares within two steps (Manhattan distance 2) of sq.
+var near2 = func() (t [64]Bitboard) {
+	for sq := range 64 {
+		b := Square(sq).Bit()
+		b |= b.Neighbors()
+		t[sq] = b | b.Neighbors()
+	}
+	return t
+}()
+
+// below[sq] holds the squares with a smaller index than sq.
+var below = func() (t [64]Bitboard) {
+	for sq := range 64 {
+		t[sq] = Bitboard(1)<<uint(sq) - 1
+	}
+	return t
+}()
+
+// skipMask returns, for a node reached by the single step a, the origin squares of
+// the steps in direction d that need not be tried from it. A step s at Manhattan
+// distance 3 or more from a (all of their squares) commutes with a: neither changes
+// what the other may do or captures, so a then s and s then a reach the same
+// position. Of the two orders only the one with the lower origin first is kept.
+// No position is lost: for a position first met at depth k, take a node N at depth
+// k-1 and a step s from N reaching it; if s is skipped at N, the step a that
+// reached N is legal after s from N's parent, which gives another node at depth k-1
+// (not shallower, or the position would be too) and a step a with a higher origin
+// than s. Origins only rise, so the walk ends at a pair that is not skipped.
+func skipMask(a Step, d Dir) Bitboard {
+	if a.Piece == NoPiece {
+		return 0
+	}
+	near := near2[a.From] | near2[a.To()]
+	far := ^near &^ near.Shift(d.Opposite())
+	return far & below[a.From]
+}
+
 func (g *MoveGen) expandSteps(i int32, depth int8) {
-	p := g.nodes[i].pos
+	p := g.pos[i]
+	nd := g.nodes[i]
+	last := Step{Piece: NoPiece}
+	if nd.b.Piece == NoPiece {
+		last = nd.a
+	}
 	c := p.Side
 	empty := p.Empty()
 	frozen := p.Frozen(c)
 	ob := int(c) * NumTypes
-	none := Step{Piece: NoPiece}
+	pk := keyOf(&p)
+	var skip [4]Bitboard
+	if last.Piece != NoPiece {
+		for d := North; d <= West; d++ {
+			skip[d] = skipMask(last, d)
+		}
+	}
 	// Rabbits: no backward step.
 	rb := Piece(ob)
 	rabbits := p.Bits[rb] &^ frozen
@@ -172,11 +335,9 @@ func (g *MoveGen) expandSteps(i int32, depth int8) {
 		if d == back {
 			continue
 		}
-		for b := rabbits & empty.Shift(d.Opposite()); b != 0; b &= b - 1 {
+		for b := rabbits & empty.Shift(d.Opposite()) &^ skip[d]; b != 0; b &= b - 1 {
 			from := b.First()
-			q := p
-			q.move(rb, from, from+d.Delta())
-			g.add(&q, i, depth, Step{rb, from, d}, none)
+			g.pushStep(&p, &pk, rb, from, d)
 		}
 	}
 	for pt := Cat; pt < NumTypes; pt++ {
@@ -186,18 +347,17 @@ func (g *MoveGen) expandSteps(i int32, depth int8) {
 			continue
 		}
 		for d := North; d <= West; d++ {
-			for b := movers & empty.Shift(d.Opposite()); b != 0; b &= b - 1 {
+			for b := movers & empty.Shift(d.Opposite()) &^ skip[d]; b != 0; b &= b - 1 {
 				from := b.First()
-				q := p
-				q.move(pc, from, from+d.Delta())
-				g.add(&q, i, depth, Step{pc, from, d}, none)
+				g.pushStep(&p, &pk, pc, from, d)
 			}
 		}
 	}
+	g.flush(i, depth)
 }
 
 func (g *MoveGen) expandPushPull(i int32, depth int8) {
-	p := g.nodes[i].pos
+	p := g.pos[i]
 	c := p.Side
 	e := c.Other()
 	empty := p.Empty()
@@ -226,22 +386,17 @@ func (g *MoveGen) expandPushPull(i int32, depth int8) {
 				// Pushes: the victim steps to an empty square beside it, the pusher follows.
 				for db := neighbors[vsq] & empty; db != 0; db &= db - 1 {
 					to := db.First()
-					q := p
-					q.move(vpc, vsq, to)
-					q.move(pc, from, vsq)
-					g.add(&q, i, depth, Step{vpc, vsq, dirBetween(vsq, to)}, Step{pc, from, dirBetween(from, vsq)})
+					g.pushPair(&p, Step{vpc, vsq, dirBetween(vsq, to)}, Step{pc, from, dirBetween(from, vsq)})
 				}
 				// Pulls: the puller steps to an empty square, the victim follows into from.
 				for db := neighbors[from] & empty; db != 0; db &= db - 1 {
 					to := db.First()
-					q := p
-					q.move(pc, from, to)
-					q.move(vpc, vsq, from)
-					g.add(&q, i, depth, Step{pc, from, dirBetween(from, to)}, Step{vpc, vsq, dirBetween(vsq, from)})
+					g.pushPair(&p, Step{pc, from, dirBetween(from, to)}, Step{vpc, vsq, dirBetween(vsq, from)})
 				}
 			}
 		}
 	}
+	g.flush(i, depth)
 }
 
 // GeneratedMove is one full-turn move: a step sequence and the position it leads to.
