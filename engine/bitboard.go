@@ -68,5 +68,5 @@ var neighbors = func() (t [64]Bitboard) {
 	return t
 }()
 
-// trapNear[sq] is the trap adjacent to sq (or the trap on sq), or 0.
+// trapZone holds the traps and the squares beside them: only a step touching it can capture.
 var trapZone = Traps | Traps.Neighbors()

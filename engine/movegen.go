@@ -161,7 +161,7 @@ func (g *MoveGen) pushStep(p *Position, pk *genKey, pc Piece, from Square, d Dir
 	}
 	if ft&trapZone != 0 {
 		own := p.Occ[c] ^ ft
-		if t := own & Traps &^ own.Neighbors(); t != 0 {
+		if t := own & Traps & (neighbors[from] | to.Bit()) &^ own.Neighbors(); t != 0 {
 			sq := t.First()
 			cp := pc
 			if t != to.Bit() {

@@ -148,7 +148,7 @@ func (p *Position) move(pc Piece, from, to Square) Capture {
 		return NoCapture
 	}
 	own := p.Occ[c]
-	t := own & Traps &^ own.Neighbors()
+	t := own & Traps & (neighbors[from] | tb) &^ own.Neighbors()
 	if t == 0 {
 		return NoCapture
 	}

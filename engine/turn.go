@@ -251,3 +251,10 @@ func (t *Turn) End() Position {
 	p.SetSide(p.Side.Other())
 	return p
 }
+
+// AtStart reports whether the board is the one the turn started from (so the turn
+// may not end here).
+func (t *Turn) AtStart() bool { return t.Pos.Bits == t.start }
+
+// StepsLeft returns how many steps the turn may still take.
+func (t *Turn) StepsLeft() int { return MaxSteps - int(t.Used) }

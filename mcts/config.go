@@ -1,0 +1,111 @@
+// Package mcts is a parallel Monte Carlo tree search for Arimaa over single steps.
+//
+// A node is a position inside a turn: the board, the steps used and any push or
+// pull in progress. Its actions are the legal steps and, once the board has
+// changed, ending the turn. Nodes live in a transposition table keyed exactly by
+// that state, so the many step orders of one move share their statistics. Values
+// are kept for the side to move at each node and flip sign only where the turn
+// passes. Positions where the side to move can reach its goal within the steps it
+// has left are proven wins, found by an exact goal search; positions where the game
+// has ended follow the end-of-game rules; third repetitions are never chosen.
+package mcts
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// Evaluator gives a value in [-1, 1] for the side to move of a position.
+// It must be safe for concurrent use when the search runs several threads.
+type Evaluator interface {
+	Evaluate(p *engine.Position) float32
+}
+
+// Priors selects how the prior of each step is set.
+type Priors string
+
+// The prior modes.
+const (
+	// Uniform gives every action of a node the same prior.
+	Uniform Priors = "uniform"
+	// Heuristic favours captures, pushes and pulls, advancing rabbits and
+	// strong pieces, and disfavours stepping into an unguarded trap.
+	Heuristic Priors = "heuristic"
+)
+
+// Config holds the search settings. The zero value of a field means its default.
+type Config struct {
+	// Visits is the number of simulations per search (default 800 when Time is 0).
+	Visits int `yaml:"visits" json:"visits"`
+	// Time bounds the search by wall time; with Visits also set, the first reached ends it.
+	Time time.Duration `yaml:"time" json:"time"`
+	// Threads is the number of search threads on the one tree (default 1).
+	Threads int `yaml:"threads" json:"threads"`
+	// CPuct scales exploration (default 1.4).
+	CPuct float32 `yaml:"cpuct" json:"cpuct"`
+	// FPUReduction lowers the value assumed for unvisited actions below the parent's (default 0.2).
+	FPUReduction float32 `yaml:"fpu_reduction" json:"fpu_reduction"`
+	// Priors is "uniform" or "heuristic" (default heuristic).
+	Priors Priors `yaml:"priors" json:"priors"`
+	// DirichletAlpha enables root noise when positive (KataGo-style exploration for self-play).
+	DirichletAlpha float32 `yaml:"dirichlet_alpha" json:"dirichlet_alpha"`
+	// DirichletFraction is the share of noise mixed into the root priors (default 0.25 when noise is on).
+	DirichletFraction float32 `yaml:"dirichlet_fraction" json:"dirichlet_fraction"`
+	// Temperature samples the move in proportion to visits^(1/T); 0 plays the most visited move.
+	Temperature float32 `yaml:"temperature" json:"temperature"`
+	// Seed makes noise and temperature reproducible.
+	Seed uint64 `yaml:"seed" json:"seed"`
+	// MaxNodes caps the tree (default 4,000,000); the search stops early when it is full.
+	MaxNodes int `yaml:"max_nodes" json:"max_nodes"`
+	// VirtualLoss is the number of losses a thread adds on its path while it descends (default 3).
+	VirtualLoss int `yaml:"virtual_loss" json:"virtual_loss"`
+	// TopMoves is how many complete moves the result lists (default 16).
+	TopMoves int `yaml:"top_moves" json:"top_moves"`
+}
+
+// withDefaults fills the zero fields and checks the others.
+func (c Config) withDefaults() (Config, error) {
+	if c.Visits < 0 || c.Threads < 0 || c.MaxNodes < 0 || c.VirtualLoss < 0 || c.TopMoves < 0 {
+		return c, fmt.Errorf("mcts: negative setting in %+v", c)
+	}
+	if c.Visits == 0 && c.Time == 0 {
+		c.Visits = 800
+	}
+	if c.Threads == 0 {
+		c.Threads = 1
+	}
+	if c.CPuct == 0 {
+		c.CPuct = 1.4
+	}
+	if c.FPUReduction == 0 {
+		c.FPUReduction = 0.2
+	}
+	switch c.Priors {
+	case "":
+		c.Priors = Heuristic
+	case Uniform, Heuristic:
+	default:
+		return c, fmt.Errorf("mcts: priors %q: want uniform or heuristic", c.Priors)
+	}
+	if c.DirichletAlpha > 0 && c.DirichletFraction == 0 {
+		c.DirichletFraction = 0.25
+	}
+	if c.DirichletFraction < 0 || c.DirichletFraction > 1 {
+		return c, fmt.Errorf("mcts: dirichlet_fraction %v: want 0 to 1", c.DirichletFraction)
+	}
+	if c.Temperature < 0 {
+		return c, fmt.Errorf("mcts: temperature %v: want 0 or more", c.Temperature)
+	}
+	if c.MaxNodes == 0 {
+		c.MaxNodes = 4_000_000
+	}
+	if c.VirtualLoss == 0 {
+		c.VirtualLoss = 3
+	}
+	if c.TopMoves == 0 {
+		c.TopMoves = 16
+	}
+	return c, nil
+}

@@ -1,0 +1,334 @@
+package mcts
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// materialEval values material for the side to move, for tests that must not
+// depend on a weights file.
+type materialEval struct{}
+
+var materialWeight = [engine.NumTypes]float64{1, 1.5, 2, 3, 5, 8}
+
+func (materialEval) Evaluate(p *engine.Position) float32 {
+	var s float64
+	for t := range engine.NumTypes {
+		own := p.Count(engine.MakePiece(p.Side, engine.PieceType(t)))
+		opp := p.Count(engine.MakePiece(p.Side.Other(), engine.PieceType(t)))
+		s += materialWeight[t] * float64(own-opp)
+	}
+	return float32(math.Tanh(s / 8))
+}
+
+// build makes a position from placements such as "Ra7 cb8", with side to move.
+func build(t testing.TB, side engine.Color, pieces string) engine.Position {
+	t.Helper()
+	var p engine.Position
+	for _, f := range strings.Fields(pieces) {
+		pc, err := engine.PieceFromLetter(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sq, err := engine.ParseSquare(f[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Put(pc, sq)
+	}
+	p.SetSide(side)
+	return p
+}
+
+// goalOracle reports whether some full move of p.Side wins by goal, by brute force.
+func goalOracle(p engine.Position) bool {
+	for _, m := range engine.GenMoves(p, nil) {
+		q := m.Pos
+		if out := engine.EndOfTurn(&q, nil, nil); out.Reason == engine.Goal && out.Winner == p.Side {
+			return true
+		}
+	}
+	return false
+}
+
+func TestGoalSearchCases(t *testing.T) {
+	tests := []struct {
+		name   string
+		side   engine.Color
+		pieces string
+		want   bool
+	}{
+		{"one step", engine.Gold, "Ra7 rh8", true},
+		{"four steps", engine.Gold, "Ra4 rh8", true},
+		{"five steps", engine.Gold, "Ra3 rh8", false},
+		{"frozen by the elephant", engine.Gold, "Ra7 ea8 rh8", false},
+		{"walk around a blocker", engine.Gold, "Ra7 Ma8 rh8", true},
+		{"silver one step", engine.Silver, "rd2 Rh1", true},
+		{"pull the blocker away", engine.Gold, "Ra7 ca8 Db8 rh8", true},
+		{"push the blocker aside", engine.Gold, "Rb7 cb8 Dc8 ra1", true},
+		{"frozen with no friend near", engine.Gold, "Rb7 eb8 rh1 Ra1", false},
+		{"unfreeze with a friend", engine.Gold, "Rb6 cb5 Hc5 rh8", true},
+		{"blocked with no steps to spare", engine.Gold, "Rb4 cb8 Dc8 rh1", false},
+		{"walk around within four", engine.Gold, "Rb5 cb8 Dc8 rh1", true},
+		{"captured on the way", engine.Gold, "Rc5 dd6 rh1 Ea1", true},
+	}
+	gs := newGoalSearch()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := build(t, tc.side, tc.pieces)
+			oracle := goalOracle(p)
+			if oracle != tc.want {
+				t.Fatalf("brute force says %v, the case says %v\n%s", oracle, tc.want, p.Diagram())
+			}
+			tr := engine.NewTurn(p)
+			steps, got := gs.find(&tr)
+			if got != oracle {
+				t.Fatalf("goal search %v, brute force %v\n%s", got, oracle, p.Diagram())
+			}
+			if got {
+				// The steps found must be legal and reach the goal.
+				tr := engine.NewTurn(p)
+				for _, s := range steps {
+					if _, err := tr.Step(s); err != nil {
+						t.Fatalf("goal path %v: %v", steps, err)
+					}
+				}
+				q := tr.End()
+				if out := engine.EndOfTurn(&q, nil, nil); out.Reason != engine.Goal || out.Winner != p.Side {
+					t.Fatalf("goal path %v ends in %v", steps, out)
+				}
+			}
+		})
+	}
+}
+
+// randomNearGoal places rabbits close to their goal among other pieces.
+func randomNearGoal(rng *rand.Rand) engine.Position {
+	var p engine.Position
+	empty := func(sq engine.Square) bool { return p.At(sq) == engine.NoPiece }
+	put := func(pc engine.Piece, lo, hi int) {
+		for range 20 {
+			sq := engine.Square(lo*8 + rng.IntN((hi-lo+1)*8))
+			if empty(sq) && !engine.Traps.Has(sq) {
+				p.Put(pc, sq)
+				return
+			}
+		}
+	}
+	for range 1 + rng.IntN(3) {
+		put(engine.MakePiece(engine.Gold, engine.Rabbit), 2, 5)
+	}
+	for range 5 + rng.IntN(10) {
+		put(engine.MakePiece(engine.Color(rng.IntN(2)), engine.PieceType(rng.IntN(6))), 3, 7)
+	}
+	put(engine.MakePiece(engine.Silver, engine.Rabbit), 0, 1)
+	return p
+}
+
+func TestGoalSearchRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gs := newGoalSearch()
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	wins := 0
+	for i := range n {
+		p := randomNearGoal(rng)
+		tr := engine.NewTurn(p)
+		if !p.HasStep() {
+			continue
+		}
+		got := gs.reachable(&tr)
+		if want := goalOracle(p); got != want {
+			t.Fatalf("position %d: goal search %v, brute force %v\n%s\n%s", i, got, want, p.String(), p.Diagram())
+		}
+		if got {
+			wins++
+		}
+	}
+	if wins == 0 || wins == n {
+		t.Fatalf("%d of %d positions have a goal: the generator tests nothing", wins, n)
+	}
+	t.Logf("%d of %d random positions have a goal this turn", wins, n)
+}
+
+func newTestSearcher(t testing.TB, cfg Config) *Searcher {
+	t.Helper()
+	s, err := New(cfg, materialEval{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSearchTakesFreeCapture(t *testing.T) {
+	// The silver cat on c4 can be pushed onto c3 (unguarded) by the gold elephant on c5? The
+	// elephant is on d4 beside the cat: push the cat from c4 to c3 and capture it.
+	p := build(t, engine.Gold, "Ed4 cc4 ra8 rh8 Ra1 Rh1")
+	s := newTestSearcher(t, Config{Visits: 3000, Seed: 1})
+	res, err := s.Search(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Move, "cc3x") {
+		t.Fatalf("move %q does not capture the cat (top %v)", res.Move, res.Top)
+	}
+}
+
+func TestSearchFindsGoal(t *testing.T) {
+	p := build(t, engine.Gold, "Ra7 ca8 Db8 rh8 ea1")
+	s := newTestSearcher(t, Config{Visits: 100})
+	res, err := s.Search(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || res.Value != 1 {
+		t.Fatalf("goal not proven: %+v", res)
+	}
+}
+
+func TestSearchLegalOnRandomPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	s := newTestSearcher(t, Config{Visits: 60, Seed: 3})
+	for i := 0; i < n; i++ {
+		p := randomPosition(rng)
+		if out := engine.EndOfTurn(&p, nil, nil); out.Over() {
+			continue
+		}
+		res, err := s.Search(context.Background(), p, nil)
+		if err != nil {
+			t.Fatalf("position %d %s: %v", i, p.String(), err)
+		}
+		tr := engine.NewTurn(p)
+		if err := tr.PlayMove(res.Move); err != nil {
+			t.Fatalf("position %d %s: move %q: %v", i, p.String(), res.Move, err)
+		}
+	}
+}
+
+// randomPosition places random pieces anywhere, keeping rabbits off their goal rank.
+func randomPosition(rng *rand.Rand) engine.Position {
+	var p engine.Position
+	for c := range engine.Color(2) {
+		for t := range engine.PieceType(engine.NumTypes) {
+			k := rng.IntN(engine.StandardCount[t] + 1)
+			if t == engine.Rabbit && k == 0 {
+				k = 1
+			}
+			for range k {
+				for {
+					sq := engine.Square(rng.IntN(64))
+					if p.At(sq) != engine.NoPiece || engine.Traps.Has(sq) {
+						continue
+					}
+					if t == engine.Rabbit && (c == engine.Gold && sq.Rank() == 7 || c == engine.Silver && sq.Rank() == 0) {
+						continue
+					}
+					p.Put(engine.MakePiece(c, t), sq)
+					break
+				}
+			}
+		}
+	}
+	p.SetSide(engine.Color(rng.IntN(2)))
+	return p
+}
+
+func TestSearchDeterministic(t *testing.T) {
+	p := build(t, engine.Gold, "Ed4 Mb2 Hc2 Rd2 Re2 cc5 me6 ha7 rb7 rg7 Rf2")
+	var first *Result
+	for range 2 {
+		s := newTestSearcher(t, Config{Visits: 2000, Seed: 9, DirichletAlpha: 0.3, Temperature: 1})
+		res, err := s.Search(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = res
+			continue
+		}
+		if res.Move != first.Move || res.Visits != first.Visits || res.Value != first.Value || len(res.Top) != len(first.Top) {
+			t.Fatalf("two runs differ: %q %d %v vs %q %d %v", res.Move, res.Visits, res.Value, first.Move, first.Visits, first.Value)
+		}
+		for i := range res.Top {
+			if res.Top[i] != first.Top[i] {
+				t.Fatalf("top move %d differs: %v vs %v", i, res.Top[i], first.Top[i])
+			}
+		}
+	}
+}
+
+func TestSearchThreads(t *testing.T) {
+	p := build(t, engine.Gold, "Ed4 Mb2 Hc2 Rd2 Re2 cc5 me6 ha7 rb7 rg7 Rf2")
+	s := newTestSearcher(t, Config{Visits: 3000, Threads: 2, Seed: 1})
+	for range 3 {
+		res, err := s.Search(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := engine.NewTurn(p)
+		if err := tr.PlayMove(res.Move); err != nil {
+			t.Fatalf("move %q: %v", res.Move, err)
+		}
+		if res.Simulations != 3000 {
+			t.Fatalf("%d simulations, want 3000", res.Simulations)
+		}
+	}
+}
+
+func TestSearchAvoidsThirdRepetition(t *testing.T) {
+	// Gold can only shuffle its elephant; the position after Ea1n has stood twice already.
+	p := build(t, engine.Gold, "Ea1 Rh1 rh8 ra8")
+	h := engine.NewHistory()
+	h.Add(&p)
+	tr := engine.NewTurn(p)
+	if err := tr.PlayMove("Ea1n"); err != nil {
+		t.Fatal(err)
+	}
+	after := tr.End()
+	h.Add(&after)
+	h.Add(&after)
+	s := newTestSearcher(t, Config{Visits: 2000, Seed: 1})
+	for range 3 {
+		res, err := s.Search(context.Background(), p, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := engine.NewTurn(p)
+		if err := tr.PlayMove(res.Move); err != nil {
+			t.Fatal(err)
+		}
+		end := tr.End()
+		if h.Count(&end) >= 2 {
+			t.Fatalf("move %q repeats a position a third time", res.Move)
+		}
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	p := build(b, engine.Gold, "Ed4 Mb2 Hc2 Hf2 Dd2 De2 Ca2 Ch2 Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 ee5 mb7 hc7 hf7 dd7 de7 ca7 ch7 ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8")
+	for _, threads := range []int{1, 2} {
+		b.Run(strings.Repeat("T", threads), func(b *testing.B) {
+			var sims int64
+			for b.Loop() {
+				s := newTestSearcher(b, Config{Visits: 20000, Threads: threads, Seed: 1})
+				res, err := s.Search(context.Background(), p, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sims += res.Simulations
+			}
+			b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
+		})
+	}
+}

@@ -1,0 +1,189 @@
+package mcts
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// MoveVisits is a complete move with the visits the search gave it.
+type MoveVisits struct {
+	Move   string  `json:"move"`
+	Visits uint32  `json:"visits"`
+	Value  float32 `json:"value"` // for the side that plays the move
+}
+
+// Result is what a search found.
+type Result struct {
+	// Move is the move to play in standard notation, Steps its steps.
+	Move  string
+	Steps []engine.Step
+	// Value is the search value for the side to move, in [-1, 1].
+	Value float32
+	// Visits is the number of visits of the root (this search and reused ones).
+	Visits int
+	// Simulations is the number of simulations of this search.
+	Simulations int64
+	// Nodes is the size of the tree.
+	Nodes int64
+	// Depth is the longest descent in steps.
+	Depth int
+	// PV is the principal variation, one complete move per turn.
+	PV []string
+	// Top lists the most visited complete moves, most visited first.
+	Top []MoveVisits
+	// Proven is set when the move wins by force this turn (a goal).
+	Proven  bool
+	Elapsed time.Duration
+}
+
+type moveCand struct {
+	steps  []engine.Step
+	child  int64
+	visits uint32
+	q      float32
+}
+
+// moves lists the complete moves found below the node id, whose state is turn.
+func (sr *search) moves(id int64, turn engine.Turn, hist *engine.History) []moveCand {
+	t := sr.t
+	byChild := map[int64]bool{}
+	var out []moveCand
+	seen := map[int64]bool{}
+	var walk func(id int64, turn engine.Turn, steps []engine.Step)
+	walk = func(id int64, turn engine.Turn, steps []engine.Step) {
+		n := t.node(id)
+		if seen[id] || n.status.Load() != statusExpanded {
+			return
+		}
+		seen[id] = true
+		for i := range int64(n.nedges) {
+			e := t.edges.at(n.edges + i)
+			c := e.child.Load() - 1
+			if c < 0 {
+				continue
+			}
+			cn := t.node(c)
+			if !e.endsTurn() {
+				if cn.visits.Load() > 0 {
+					next := turn
+					next.Play(e.step)
+					walk(c, next, append(steps[:len(steps):len(steps)], e.step))
+				}
+				continue
+			}
+			end := turn.End()
+			if hist.Count(&end) >= 2 {
+				continue
+			}
+			q := -cn.q(-cn.value)
+			if p := cn.proven.Load(); p != 0 {
+				q = -float32(p)
+			}
+			if byChild[c] {
+				continue
+			}
+			byChild[c] = true
+			out = append(out, moveCand{append([]engine.Step(nil), steps...), c, uint32(cn.visits.Load()), q})
+		}
+	}
+	walk(id, turn, nil)
+	slices.SortStableFunc(out, func(a, b moveCand) int {
+		if c := cmp.Compare(b.visits, a.visits); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.q, a.q)
+	})
+	return out
+}
+
+// result builds the search's result: the move chosen by visits (or sampled with
+// the temperature), its principal variation and the top moves.
+func (sr *search) result(start time.Time) (*Result, error) {
+	s := sr.s
+	root := sr.t.node(sr.root)
+	cands := sr.moves(sr.root, sr.rootTurn, sr.hist)
+	if len(cands) == 0 {
+		// Nothing finished a turn (a tiny budget): take the first legal move.
+		g := engine.NewMoveGen()
+		if g.Generate(&sr.rootTurn.Pos, sr.hist) == 0 {
+			return nil, ErrGameOver
+		}
+		cands = []moveCand{{steps: g.Steps(0, nil), child: -1}}
+	}
+	pick := 0
+	if s.cfg.Temperature > 0 && len(cands) > 1 {
+		pick = sampleByVisits(rand.New(rand.NewPCG(s.cfg.Seed^0x5851F42D4C957F2D, s.searches)), cands, s.cfg.Temperature)
+	}
+	c := cands[pick]
+	pos := sr.rootTurn.Pos
+	res := &Result{
+		Move:        engine.FormatMove(pos, c.steps),
+		Steps:       c.steps,
+		Value:       root.q(root.value),
+		Visits:      int(root.visits.Load()),
+		Simulations: min(sr.sims.Load(), sr.limit),
+		Nodes:       sr.t.size(),
+		Depth:       int(sr.maxDepth.Load()),
+		Elapsed:     time.Since(start),
+	}
+	if p := root.proven.Load(); p != 0 {
+		res.Value = float32(p)
+	}
+	for i := 0; i < len(cands) && i < s.cfg.TopMoves; i++ {
+		res.Top = append(res.Top, MoveVisits{engine.FormatMove(pos, cands[i].steps), cands[i].visits, cands[i].q})
+	}
+	// The principal variation: the chosen move, then the most visited replies.
+	res.PV = append(res.PV, res.Move)
+	turn := sr.rootTurn
+	for _, st := range c.steps {
+		turn.Play(st)
+	}
+	next := turn.End()
+	child := c.child
+	for len(res.PV) < 8 && child >= 0 {
+		nt := engine.NewTurn(next)
+		cs := sr.moves(child, nt, nil)
+		if len(cs) == 0 || cs[0].visits == 0 {
+			break
+		}
+		res.PV = append(res.PV, engine.FormatMove(next, cs[0].steps))
+		for _, st := range cs[0].steps {
+			nt.Play(st)
+		}
+		next = nt.End()
+		child = cs[0].child
+	}
+	return res, nil
+}
+
+// sampleByVisits picks a candidate with probability proportional to visits^(1/temp).
+func sampleByVisits(rng *rand.Rand, cands []moveCand, temp float32) int {
+	w := make([]float64, len(cands))
+	var sum float64
+	for i, c := range cands {
+		w[i] = math.Pow(float64(c.visits), 1/float64(temp))
+		sum += w[i]
+	}
+	if sum == 0 {
+		return 0
+	}
+	x := rng.Float64() * sum
+	for i := range w {
+		x -= w[i]
+		if x < 0 {
+			return i
+		}
+	}
+	return len(w) - 1
+}
+
+// provenResult returns a move that wins at once.
+func (s *Searcher) provenResult(pos engine.Position, steps []engine.Step, start time.Time) (*Result, error) {
+	m := engine.FormatMove(pos, steps)
+	return &Result{Move: m, Steps: steps, Value: 1, PV: []string{m}, Top: []MoveVisits{{m, 0, 1}}, Proven: true, Elapsed: time.Since(start)}, nil
+}

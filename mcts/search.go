@@ -1,0 +1,423 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// Searcher runs searches on one tree that it keeps between searches, so that the
+// statistics of positions already met carry over to the next move.
+// A Searcher runs one search at a time.
+type Searcher struct {
+	cfg      Config
+	eval     Evaluator
+	tree     *tree
+	searches uint64
+}
+
+// New returns a searcher with the settings cfg and the evaluation ev.
+func New(cfg Config, ev Evaluator) (*Searcher, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if ev == nil {
+		return nil, errors.New("mcts: no evaluator")
+	}
+	return &Searcher{cfg: c, eval: ev}, nil
+}
+
+// Config returns the settings in use, defaults filled in.
+func (s *Searcher) Config() Config { return s.cfg }
+
+// Reset drops the tree.
+func (s *Searcher) Reset() { s.tree = nil }
+
+// ErrGameOver is returned when the side to move has no legal move.
+var ErrGameOver = errors.New("mcts: no legal move: the game is over")
+
+// search is the state of one search shared by its workers.
+type search struct {
+	s         *Searcher
+	t         *tree
+	root      int64
+	rootTurn  engine.Turn
+	hist      *engine.History
+	priors    []float32 // root priors with noise, or nil
+	sims      atomic.Int64
+	limit     int64
+	deadline  time.Time
+	full      atomic.Bool
+	ctx       context.Context
+	maxDepth  atomic.Int32
+	rootEdges int64
+}
+
+// worker holds one thread's scratch space.
+type worker struct {
+	sr    *search
+	path  []int64
+	ends  []engine.BoardKey
+	steps []engine.Step
+	goal  *goalSearch
+	prior []float32
+}
+
+// Search searches from pos, the position at the start of a turn, and returns the
+// move to play. hist is the game's history including pos (nil for none): moves
+// that would make a third repetition are never chosen.
+func (s *Searcher) Search(ctx context.Context, pos engine.Position, hist *engine.History) (*Result, error) {
+	start := time.Now()
+	rootTurn := engine.NewTurn(pos)
+	if out := engine.EndOfTurn(&pos, hist, nil); out.Over() {
+		return nil, fmt.Errorf("%w (%s)", ErrGameOver, out)
+	}
+	s.searches++
+	// A goal this turn needs no search.
+	gs := newGoalSearch()
+	if steps, ok := gs.find(&rootTurn); ok {
+		return s.provenResult(pos, steps, start)
+	}
+	if s.tree == nil || s.tree.size() > int64(s.cfg.MaxNodes)/2 {
+		s.tree = newTree(s.cfg.MaxNodes)
+	}
+	sr := &search{s: s, t: s.tree, rootTurn: rootTurn, hist: hist, ctx: ctx}
+	k, h := keyOf(&rootTurn)
+	sr.root = sr.t.find(&k, h)
+	if sr.root < 0 {
+		s.tree = newTree(s.cfg.MaxNodes)
+		sr.t = s.tree
+		sr.root = sr.t.find(&k, h)
+	}
+	sr.limit = math.MaxInt64
+	if s.cfg.Visits > 0 {
+		sr.limit = int64(s.cfg.Visits)
+	}
+	if s.cfg.Time > 0 {
+		sr.deadline = start.Add(s.cfg.Time)
+	}
+	w0 := sr.newWorker()
+	root := sr.t.node(sr.root)
+	if root.status.Load() != statusExpanded {
+		if !root.status.CompareAndSwap(statusNew, statusExpanding) {
+			return nil, errors.New("mcts: root node busy")
+		}
+		w0.expand(root, &rootTurn)
+	}
+	if root.nedges == 0 {
+		return nil, ErrGameOver
+	}
+	if s.cfg.DirichletAlpha > 0 {
+		sr.priors = s.noisyPriors(root)
+	}
+	var wg sync.WaitGroup
+	for i := range s.cfg.Threads {
+		w := w0
+		if i > 0 {
+			w = sr.newWorker()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run()
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil && sr.sims.Load() == 0 {
+		return nil, err
+	}
+	return sr.result(start)
+}
+
+func (sr *search) newWorker() *worker {
+	return &worker{sr: sr, steps: make([]engine.Step, 0, 128), goal: newGoalSearch()}
+}
+
+// run simulates until the budget is spent.
+func (w *worker) run() {
+	sr := w.sr
+	root := sr.t.node(sr.root)
+	for i := 0; ; i++ {
+		if sr.sims.Add(1) > sr.limit || sr.full.Load() || root.proven.Load() != 0 {
+			return
+		}
+		if i&31 == 0 {
+			if sr.ctx.Err() != nil || (!sr.deadline.IsZero() && time.Now().After(sr.deadline)) {
+				return
+			}
+		}
+		w.simulate()
+	}
+}
+
+// simulate runs one descent from the root, expands a leaf and backs its value up.
+func (w *worker) simulate() {
+	sr := w.sr
+	t := sr.t
+	vl := int32(sr.s.cfg.VirtualLoss)
+	turn := sr.rootTurn
+	w.path = append(w.path[:0], sr.root)
+	w.ends = w.ends[:0]
+	id := sr.root
+	t.node(id).vloss.Add(vl)
+	var value float32
+	for {
+		n := t.node(id)
+		if p := n.proven.Load(); p != 0 {
+			value = float32(p)
+			break
+		}
+		if st := n.status.Load(); st != statusExpanded {
+			if n.status.CompareAndSwap(statusNew, statusExpanding) {
+				value = w.expand(n, &turn)
+				break
+			}
+			for n.status.Load() != statusExpanded {
+				runtime.Gosched()
+			}
+			if p := n.proven.Load(); p != 0 {
+				value = float32(p)
+				break
+			}
+		}
+		ei := w.selectEdge(n, id == sr.root, &turn)
+		if ei < 0 {
+			value = -1
+			break
+		}
+		e := t.edges.at(ei)
+		if e.endsTurn() {
+			end := turn.End()
+			w.ends = append(w.ends, end.Key())
+			turn = engine.NewTurn(end)
+		} else {
+			turn.Play(e.step)
+		}
+		child := e.child.Load() - 1
+		if child < 0 {
+			k, h := keyOf(&turn)
+			c := t.find(&k, h)
+			if c < 0 {
+				sr.full.Store(true)
+				value = n.q(n.value)
+				break
+			}
+			if !e.child.CompareAndSwap(0, c+1) {
+				c = e.child.Load() - 1
+			}
+			child = c
+		}
+		id = child
+		t.node(id).vloss.Add(vl)
+		w.path = append(w.path, id)
+	}
+	if d := int32(len(w.path)); d > sr.maxDepth.Load() {
+		sr.maxDepth.Store(d)
+	}
+	w.backup(value, vl)
+}
+
+// backup adds value, for the side to move at the last node of the path, to every
+// node of the path, flipping its sign where the side to move changes.
+func (w *worker) backup(value float32, vl int32) {
+	t := w.sr.t
+	for i := len(w.path) - 1; i >= 0; i-- {
+		n := t.node(w.path[i])
+		n.wsum.Add(int64(value * valueScale))
+		n.visits.Add(1)
+		n.vloss.Add(-vl)
+		if i > 0 && t.node(w.path[i-1]).key.side != n.key.side {
+			value = -value
+		}
+	}
+}
+
+// selectEdge picks the action of n by PUCT, or returns -1 when n has none left to
+// try (all lose, or all would repeat a position a third time).
+func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
+	sr := w.sr
+	t := sr.t
+	cfg := &sr.s.cfg
+	visits := float32(n.visits.Load() + n.vloss.Load())
+	sqrtN := float32(math.Sqrt(float64(max(visits, 1))))
+	fpu := n.q(n.value) - cfg.FPUReduction
+	side := n.key.side
+	var excluded [4]int64 // turn ends excluded as repetitions
+	nex := 0
+	for {
+		best := int64(-1)
+		bestScore := float32(math.Inf(-1))
+		allLost := true
+		for i := range int64(n.nedges) {
+			ei := n.edges + i
+			e := t.edges.at(ei)
+			if nex > 0 && (ei == excluded[0] || (nex > 1 && contains(excluded[1:nex], ei))) {
+				allLost = false
+				continue
+			}
+			prior := e.prior
+			if isRoot && sr.priors != nil {
+				prior = sr.priors[i]
+			}
+			q := fpu
+			var nc float32
+			if c := e.child.Load() - 1; c >= 0 {
+				cn := t.node(c)
+				sign := float32(1)
+				if cn.key.side != side {
+					sign = -1
+				}
+				if p := cn.proven.Load(); p != 0 {
+					if float32(p)*sign > 0 {
+						// A proven win for the side to move here.
+						if !e.endsTurn() || !w.repeats(turn) {
+							n.proven.Store(1)
+							return ei
+						}
+						continue
+					}
+					continue
+				}
+				cv := cn.visits.Load()
+				cl := cn.vloss.Load()
+				if cv+cl > 0 {
+					q = (sign*float32(float64(cn.wsum.Load())/valueScale) - float32(cl)) / float32(cv+cl)
+				}
+				nc = float32(cv + cl)
+			}
+			allLost = false
+			score := q + cfg.CPuct*prior*sqrtN/(1+nc)
+			if score > bestScore {
+				best, bestScore = ei, score
+			}
+		}
+		if best < 0 {
+			if allLost {
+				n.proven.Store(-1)
+			}
+			return -1
+		}
+		e := t.edges.at(best)
+		if e.endsTurn() && w.repeats(turn) {
+			if nex == len(excluded) {
+				return -1
+			}
+			excluded[nex] = best
+			nex++
+			continue
+		}
+		return best
+	}
+}
+
+func contains(s []int64, v int64) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// repeats reports whether ending the turn now would make a third repetition,
+// counting the game's history and the turn ends of this descent.
+func (w *worker) repeats(turn *engine.Turn) bool {
+	end := turn.End()
+	n := w.sr.hist.Count(&end)
+	if n == 0 && len(w.ends) == 0 {
+		return false
+	}
+	k := end.Key()
+	for i := range w.ends {
+		if w.ends[i] == k {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// expand creates the actions of n, whose state is turn, and returns its value.
+func (w *worker) expand(n *node, turn *engine.Turn) float32 {
+	sr := w.sr
+	var value float32
+	switch {
+	case turn.Used == 0 && turn.AtStart() && w.gameOver(turn, &value):
+		n.proven.Store(int32(value))
+	case w.goal.reachable(turn):
+		value = 1
+		n.proven.Store(1)
+	default:
+		w.steps = turn.LegalSteps(w.steps[:0])
+		canEnd := turn.CanEnd() == nil
+		count := len(w.steps)
+		if canEnd {
+			count++
+		}
+		if count == 0 {
+			value = -1
+			n.proven.Store(-1)
+			break
+		}
+		first := sr.t.edges.alloc(count)
+		if first < 0 {
+			sr.full.Store(true)
+			value = sr.s.eval.Evaluate(&turn.Pos)
+			break
+		}
+		priors := w.priors(turn, canEnd)
+		for i, st := range w.steps {
+			e := sr.t.edges.at(first + int64(i))
+			e.step = st
+			e.prior = priors[i]
+			e.child.Store(0)
+		}
+		if canEnd {
+			e := sr.t.edges.at(first + int64(len(w.steps)))
+			e.step = engine.Step{Piece: engine.NoPiece}
+			e.prior = priors[len(w.steps)]
+			e.child.Store(0)
+		}
+		n.edges, n.nedges = first, int32(count)
+		value = sr.s.eval.Evaluate(&turn.Pos)
+	}
+	n.value = value
+	n.status.Store(statusExpanded)
+	return value
+}
+
+// gameOver applies the end-of-game rules to a position at the start of a turn.
+// Repetition (check 6) is left to the move choice, which never repeats a third time.
+func (w *worker) gameOver(turn *engine.Turn, value *float32) bool {
+	out := engine.EndOfTurn(&turn.Pos, nil, nil)
+	if !out.Over() {
+		return false
+	}
+	*value = -1
+	if out.Winner == turn.Pos.Side {
+		*value = 1
+	}
+	return true
+}
+
+// noisyPriors mixes Dirichlet noise into the root priors.
+func (s *Searcher) noisyPriors(root *node) []float32 {
+	rng := rand.New(rand.NewPCG(s.cfg.Seed, s.searches))
+	k := int(root.nedges)
+	noise := dirichlet(rng, k, float64(s.cfg.DirichletAlpha))
+	out := make([]float32, k)
+	f := s.cfg.DirichletFraction
+	for i := range k {
+		e := s.tree.edges.at(root.edges + int64(i))
+		out[i] = (1-f)*e.prior + f*float32(noise[i])
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package mcts
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+const (
+	chunkBits = 14
+	chunkSize = 1 << chunkBits
+	// valueScale turns values into fixed point so that sums can be atomic integers.
+	valueScale = 1 << 20
+)
+
+// arena hands out elements of T by index, in chunks made on demand, so that
+// indices stay valid while it grows and the garbage collector sees few objects.
+type arena[T any] struct {
+	mu     sync.Mutex
+	chunks []atomic.Pointer[[chunkSize]T]
+	next   atomic.Int64
+	limit  int64
+}
+
+func newArena[T any](limit int) *arena[T] {
+	n := (limit + chunkSize - 1) / chunkSize
+	return &arena[T]{chunks: make([]atomic.Pointer[[chunkSize]T], n), limit: int64(n) * chunkSize}
+}
+
+// alloc reserves n consecutive elements inside one chunk and returns the first
+// index, or -1 when the arena is full. The elements may hold old values.
+func (a *arena[T]) alloc(n int) int64 {
+	for {
+		cur := a.next.Load()
+		start := cur
+		if start>>chunkBits != (start+int64(n)-1)>>chunkBits {
+			start = (start>>chunkBits + 1) << chunkBits
+		}
+		if start+int64(n) > a.limit {
+			return -1
+		}
+		if a.next.CompareAndSwap(cur, start+int64(n)) {
+			c := start >> chunkBits
+			if a.chunks[c].Load() == nil {
+				a.mu.Lock()
+				if a.chunks[c].Load() == nil {
+					a.chunks[c].Store(new([chunkSize]T))
+				}
+				a.mu.Unlock()
+			}
+			return start
+		}
+	}
+}
+
+func (a *arena[T]) at(i int64) *T { return &a.chunks[i>>chunkBits].Load()[i&(chunkSize-1)] }
+
+// used returns the number of elements handed out.
+func (a *arena[T]) used() int64 { return a.next.Load() }
+
+// stateKey identifies a node exactly: the board, the side to move, the state of
+// the turn (steps used, push or pull in progress) and whether the board is still
+// the one the turn started from.
+type stateKey struct {
+	bits    [12]engine.Bitboard
+	state   uint32
+	side    engine.Color
+	atStart bool
+}
+
+func keyOf(t *engine.Turn) (stateKey, uint64) {
+	k := stateKey{bits: t.Pos.Bits, state: t.StateKey(), side: t.Pos.Side, atStart: t.AtStart()}
+	h := t.Pos.Hash ^ (uint64(k.state)+1)*0x9E3779B97F4A7C15
+	if k.atStart {
+		h ^= 0xD6E8FEB86659FD93
+	}
+	return k, h
+}
+
+// Node status values.
+const (
+	statusNew int32 = iota
+	statusExpanding
+	statusExpanded
+)
+
+type node struct {
+	key    stateKey
+	visits atomic.Int32
+	wsum   atomic.Int64 // sum of backed-up values for the side to move, times valueScale
+	vloss  atomic.Int32
+	status atomic.Int32
+	proven atomic.Int32 // +1 a proven win for the side to move, -1 a proven loss
+	edges  int64        // index of the first edge
+	nedges int32
+	value  float32 // the evaluation at expansion
+}
+
+// q returns the mean value for the side to move, or def when unvisited.
+func (n *node) q(def float32) float32 {
+	v := n.visits.Load()
+	if v == 0 {
+		return def
+	}
+	return float32(float64(n.wsum.Load()) / valueScale / float64(v))
+}
+
+// edge is an action of a node: a step, or ending the turn when step.Piece is NoPiece.
+type edge struct {
+	step  engine.Step
+	prior float32
+	child atomic.Int64 // node index + 1, 0 until first taken
+}
+
+func (e *edge) endsTurn() bool { return e.step.Piece == engine.NoPiece }
+
+// tree is the shared search graph: nodes, edges and the transposition table.
+type tree struct {
+	nodes  *arena[node]
+	edges  *arena[edge]
+	shards [64]shard
+}
+
+type shard struct {
+	mu sync.Mutex
+	m  map[uint64]int64
+}
+
+func newTree(maxNodes int) *tree {
+	t := &tree{nodes: newArena[node](maxNodes), edges: newArena[edge](maxNodes * 16)}
+	for i := range t.shards {
+		t.shards[i].m = make(map[uint64]int64)
+	}
+	return t
+}
+
+func (t *tree) node(i int64) *node { return t.nodes.at(i) }
+
+// find returns the node of state k (hash h), creating it when absent; -1 when full.
+func (t *tree) find(k *stateKey, h uint64) int64 {
+	s := &t.shards[h>>58]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i, ok := s.m[h]; ok {
+		if t.node(i).key == *k {
+			return i
+		}
+		// A 64-bit hash collision: the new state gets a node of its own outside the table.
+		return t.newNode(k)
+	}
+	i := t.newNode(k)
+	if i >= 0 {
+		s.m[h] = i
+	}
+	return i
+}
+
+func (t *tree) newNode(k *stateKey) int64 {
+	i := t.nodes.alloc(1)
+	if i < 0 {
+		return -1
+	}
+	n := t.node(i)
+	n.key = *k
+	n.visits.Store(0)
+	n.wsum.Store(0)
+	n.vloss.Store(0)
+	n.proven.Store(0)
+	n.edges, n.nedges, n.value = 0, 0, 0
+	n.status.Store(statusNew)
+	return i
+}
+
+// size returns the number of nodes.
+func (t *tree) size() int64 { return t.nodes.used() }
