@@ -65,7 +65,7 @@ func keyOf(p *Position) genKey {
 // reset empties the table by moving to a new stamp.
 func (g *MoveGen) reset() {
 	if len(g.table) < minTable {
-		g.table = makeSlots(minTable)
+		g.table = make([]genSlot, minTable)
 	}
 	g.stamp++
 	if g.stamp == 0 {
@@ -77,7 +77,7 @@ func (g *MoveGen) reset() {
 // grow doubles the table and moves the live entries into it.
 func (g *MoveGen) grow() {
 	old := g.table
-	nt := makeSlots(2 * len(old))
+	nt := make([]genSlot, 2*len(old))
 	mask := uint64(len(nt) - 1)
 	for i := range old {
 		if old[i].stamp != g.stamp {
@@ -89,7 +89,6 @@ func (g *MoveGen) grow() {
 		}
 		nt[j] = old[i]
 	}
-	freeSlots(old)
 	g.table = nt
 }
 
