@@ -2,7 +2,8 @@ package engine
 
 import "testing"
 
-// standardOpening is the position after the most common setup, Gold to move.
+// standardOpening is the setup the rules suggest (the pieces in front of the
+// rabbits) on both sides, Gold to move: 3353 moves.
 const standardOpening = "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]"
 
 func mustPosition(tb testing.TB, s string) Position {

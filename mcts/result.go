@@ -69,7 +69,7 @@ func (sr *search) moves(id int64, turn engine.Turn, hist *engine.History) []move
 			}
 			cn := t.node(c)
 			if !e.endsTurn() {
-				if cn.visits.Load() > 0 {
+				if cn.visits() > 0 {
 					next := turn
 					next.Play(e.step)
 					walk(c, next, append(steps[:len(steps):len(steps)], e.step))
@@ -88,7 +88,7 @@ func (sr *search) moves(id int64, turn engine.Turn, hist *engine.History) []move
 				continue
 			}
 			byChild[c] = true
-			out = append(out, moveCand{append([]engine.Step(nil), steps...), c, uint32(cn.visits.Load()), q})
+			out = append(out, moveCand{append([]engine.Step(nil), steps...), c, uint32(cn.visits()), q})
 		}
 	}
 	walk(id, turn, nil)
@@ -125,7 +125,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		Move:        engine.FormatMove(pos, c.steps),
 		Steps:       c.steps,
 		Value:       root.q(root.value),
-		Visits:      int(root.visits.Load()),
+		Visits:      int(root.visits()),
 		Simulations: min(sr.sims.Load(), sr.limit),
 		Nodes:       sr.t.size(),
 		Depth:       int(sr.maxDepth.Load()),

@@ -53,7 +53,9 @@ type search struct {
 	rootTurn  engine.Turn
 	hist      *engine.History
 	priors    []float32 // root priors with noise, or nil
+	_         [64]byte  // keep the counters below off the cache line of the fields above
 	sims      atomic.Int64
+	_         [56]byte
 	limit     int64
 	deadline  time.Time
 	full      atomic.Bool
@@ -168,7 +170,7 @@ func (w *worker) simulate() {
 	w.path = append(w.path[:0], sr.root)
 	w.ends = w.ends[:0]
 	id := sr.root
-	t.node(id).vloss.Add(vl)
+	t.node(id).counts.Add(uint64(vl))
 	var value float32
 	for {
 		n := t.node(id)
@@ -217,7 +219,7 @@ func (w *worker) simulate() {
 			child = c
 		}
 		id = child
-		t.node(id).vloss.Add(vl)
+		t.node(id).counts.Add(uint64(vl))
 		w.path = append(w.path, id)
 	}
 	if d := int32(len(w.path)); d > sr.maxDepth.Load() {
@@ -233,8 +235,7 @@ func (w *worker) backup(value float32, vl int32) {
 	for i := len(w.path) - 1; i >= 0; i-- {
 		n := t.node(w.path[i])
 		n.wsum.Add(int64(value * valueScale))
-		n.visits.Add(1)
-		n.vloss.Add(-vl)
+		n.counts.Add(1<<32 - uint64(vl))
 		if i > 0 && t.node(w.path[i-1]).key.side != n.key.side {
 			value = -value
 		}
@@ -247,7 +248,8 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 	sr := w.sr
 	t := sr.t
 	cfg := &sr.s.cfg
-	visits := float32(n.visits.Load() + n.vloss.Load())
+	nv, nl := n.load()
+	visits := float32(nv + nl)
 	sqrtN := float32(math.Sqrt(float64(max(visits, 1))))
 	fpu := n.q(n.value) - cfg.FPUReduction
 	side := n.key.side
@@ -287,8 +289,7 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 					}
 					continue
 				}
-				cv := cn.visits.Load()
-				cl := cn.vloss.Load()
+				cv, cl := cn.load()
 				if cv+cl > 0 {
 					q = (sign*float32(float64(cn.wsum.Load())/valueScale) - float32(cl)) / float32(cv+cl)
 				}

@@ -86,20 +86,30 @@ const (
 )
 
 type node struct {
-	key    stateKey
-	visits atomic.Int32
+	// counts holds the visits in its high 32 bits and the virtual losses of the
+	// descents under way in its low 32 bits, so that one atomic add updates both.
+	counts atomic.Uint64
 	wsum   atomic.Int64 // sum of backed-up values for the side to move, times valueScale
-	vloss  atomic.Int32
 	status atomic.Int32
 	proven atomic.Int32 // +1 a proven win for the side to move, -1 a proven loss
 	edges  int64        // index of the first edge
 	nedges int32
 	value  float32 // the evaluation at expansion
+	key    stateKey
+}
+
+// visits returns the completed visits of n.
+func (n *node) visits() int32 { return int32(n.counts.Load() >> 32) }
+
+// load returns the visits and the virtual losses of n.
+func (n *node) load() (visits, vloss int32) {
+	c := n.counts.Load()
+	return int32(c >> 32), int32(uint32(c))
 }
 
 // q returns the mean value for the side to move, or def when unvisited.
 func (n *node) q(def float32) float32 {
-	v := n.visits.Load()
+	v := n.visits()
 	if v == 0 {
 		return def
 	}
@@ -163,9 +173,8 @@ func (t *tree) newNode(k *stateKey) int64 {
 	}
 	n := t.node(i)
 	n.key = *k
-	n.visits.Store(0)
+	n.counts.Store(0)
 	n.wsum.Store(0)
-	n.vloss.Store(0)
 	n.proven.Store(0)
 	n.edges, n.nedges, n.value = 0, 0, 0
 	n.status.Store(statusNew)

@@ -1,0 +1,97 @@
+// Command analyze inspects the engine's work: move counts and move generation
+// speed over position files, and replays of game archives checked against their
+// recorded results.
+//
+// Usage:
+//
+//	analyze movecount [-list] FILE
+//	analyze bench [-runs N] [FILE]
+//	analyze replay FILE...
+//
+// Run "analyze VERB -h" for the flags of a verb.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// verbs returns the commands of analyze, in the order the usage shows them.
+func verbs() []verb {
+	return []verb{
+		{"movecount", "[-list] FILE", "Count the unique legal moves of each position in FILE (- for stdin).", movecountVerb},
+		{"bench", "[-runs N] [FILE]", "Time move generation over FILE (default: the embedded clueless32 positions).", benchVerb},
+		{"replay", "FILE...", "Replay game archive files and check each game against its recorded result.", replayVerb},
+	}
+}
+
+// run executes the command line args (without the program name) and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		topUsage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			return run([]string{args[1], "-h"}, stdin, stdout, stderr)
+		}
+		topUsage(stdout)
+		return 0
+	}
+	var v *verb
+	for _, cand := range verbs() {
+		if cand.name == name {
+			v = &cand
+		}
+	}
+	if v == nil {
+		fmt.Fprintf(stderr, "analyze: unknown verb %q\n", name)
+		topUsage(stderr)
+		return 2
+	}
+
+	fs := flag.NewFlagSet("analyze "+v.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { v.usage(fs) }
+	do := v.setup(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	err := do(env{stdin, stdout, stderr}, fs.Args())
+	var ue usageError
+	var fe *fileError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "analyze %s: %v; usage: analyze %s %s\n", v.name, err, v.name, v.args)
+		return 2
+	case errors.As(err, &fe):
+		fmt.Fprintln(stderr, err) // FILE:LINE: message, as compilers print it
+		return 1
+	default:
+		fmt.Fprintf(stderr, "analyze %s: %v\n", v.name, err)
+		return 1
+	}
+}
+
+func topUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: analyze VERB [flags] ARGS")
+	fmt.Fprintln(w, "\nverbs:")
+	for _, v := range verbs() {
+		fmt.Fprintf(w, "  %-10s %s\n", v.name, v.doc)
+	}
+	fmt.Fprintln(w, "\nRun analyze VERB -h for the flags of a verb.")
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// env holds the streams a verb runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// verb is one command of analyze.
+type verb struct {
+	name string // as typed on the command line
+	args string // the arguments after the name, for the usage line
+	doc  string // one sentence for the usage
+	// setup defines the verb's flags on fs and returns the function that runs it
+	// on the arguments left after the flags.
+	setup func(fs *flag.FlagSet) func(e env, args []string) error
+}
+
+func (v *verb) usage(fs *flag.FlagSet) {
+	w := fs.Output()
+	fmt.Fprintf(w, "usage: analyze %s %s\n\n%s\n", v.name, v.args, v.doc)
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintln(w, "\nflags:")
+		fs.PrintDefaults()
+	}
+}
+
+// usageError is a mistake in the command line (exit status 2).
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// fileError is an error at a line of an input file, printed as FILE:LINE: message.
+type fileError struct {
+	name string
+	line int
+	err  error
+}
+
+func (e *fileError) Error() string { return fmt.Sprintf("%s:%d: %v", e.name, e.line, e.err) }
+
+func (e *fileError) Unwrap() error { return e.err }
+
+// input is an opened input file, or stdin for the name "-".
+type input struct {
+	io.Reader
+	name string // the name for messages: the path, or "stdin"
+	size int64  // the size in bytes, or -1 when unknown
+	file *os.File
+}
+
+// openInput opens the file name, or returns stdin for "-".
+func openInput(name string, stdin io.Reader) (*input, error) {
+	if name == "-" {
+		return &input{Reader: stdin, name: "stdin", size: -1}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	in := &input{Reader: f, name: name, size: -1, file: f}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		in.size = st.Size()
+	}
+	return in, nil
+}
+
+// Close closes the file (not stdin).
+func (in *input) Close() error {
+	if in.file == nil {
+		return nil
+	}
+	return in.file.Close()
+}
