@@ -1,0 +1,34 @@
+// Package configs holds the embedded defaults of the project, such as the
+// hand-set generation-0 evaluation weights.
+package configs
+
+import (
+	_ "embed"
+	"fmt"
+
+	"github.com/arimaalab/arimaalab/weights"
+)
+
+// gen0JSON is the hand-set generation-0 weights file.
+//
+//go:embed gen0.json
+var gen0JSON string
+
+// Gen0Name is the name of the embedded generation-0 weights, used as their
+// Source and in errors.
+const Gen0Name = "configs/gen0.json"
+
+// Gen0 returns the hand-set generation-0 weights: material first (HarLog),
+// then goal threats, advanced rabbits, trap control, freezing, capture threats
+// and mobility. Each call returns a new copy, checked against the current
+// feature set. docs/weights.md explains the choices.
+func Gen0() (*weights.Weights, error) {
+	w, err := weights.Parse([]byte(gen0JSON), Gen0Name)
+	if err != nil {
+		return nil, fmt.Errorf("configs: %w", err)
+	}
+	if err := w.Check(); err != nil {
+		return nil, fmt.Errorf("configs: %w", err)
+	}
+	return w, nil
+}

@@ -1,0 +1,89 @@
+package configs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/weights"
+)
+
+const (
+	goldSetup   = "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ca2 Db2 Hc2 Md2 Ee2 Hf2 Dg2 Ch2"
+	silverSetup = "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ca7 db7 hc7 ed7 me7 hf7 dg7 ch7"
+)
+
+// build returns the position with side to move side and the pieces placed.
+func build(t *testing.T, side engine.Color, placements string) engine.Position {
+	t.Helper()
+	var p engine.Position
+	for _, f := range strings.Fields(placements) {
+		pc, err := engine.PieceFromLetter(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sq, err := engine.ParseSquare(f[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Put(pc, sq)
+	}
+	p.SetSide(side)
+	return p
+}
+
+func TestGen0(t *testing.T) {
+	w, err := Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Generation != 0 || w.Lineage.Parent != -1 || w.Source != Gen0Name {
+		t.Errorf("generation %d, parent %d, source %q", w.Generation, w.Lineage.Parent, w.Source)
+	}
+	w.Values[0] = 42
+	if w2, _ := Gen0(); w2.Values[0] == 42 {
+		t.Error("Gen0 returns shared weights")
+	}
+}
+
+func TestGen0Plays(t *testing.T) {
+	w, err := Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := weights.NewLinear(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSilverCamel := strings.Replace(silverSetup, " me7", "", 1)
+	goalThreat := strings.Replace(goldSetup, "Rg1", "Rg6", 1) + " " +
+		strings.NewReplacer("rg8", "rh4", "dg7", "dd5").Replace(silverSetup)
+	tests := []struct {
+		name   string
+		side   engine.Color
+		board  string
+		lo, hi float32
+	}{
+		{"opening", engine.Gold, goldSetup + " " + silverSetup, -0.05, 0.05},
+		{"opening, silver to move", engine.Silver, goldSetup + " " + silverSetup, -0.05, 0.05},
+		{"up a camel", engine.Gold, goldSetup + " " + noSilverCamel, 0.3, 0.5},
+		{"down a camel", engine.Silver, goldSetup + " " + noSilverCamel, -0.5, -0.3},
+		{"up a rabbit", engine.Gold, goldSetup + " " + strings.Replace(silverSetup, "rd8 ", "", 1), 0.03, 0.15},
+		// Gold's rabbit on g6 walks g7, g8 unless Silver stops it.
+		{"goal threat for the side to move", engine.Gold, goalThreat, 0.85, 0.95},
+		{"goal threat for the opponent", engine.Silver, goalThreat, -0.7, -0.2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := build(t, tt.side, tt.board)
+			v := l.Evaluate(&p)
+			t.Logf("value %.3f (score %.2f)", v, l.Score(&p))
+			if v < tt.lo || v > tt.hi {
+				t.Errorf("value %v, want within [%v, %v]\n%s", v, tt.lo, tt.hi, p.Diagram())
+			}
+		})
+	}
+}

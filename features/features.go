@@ -1,0 +1,528 @@
+// Package features turns an Arimaa position into a fixed vector of named numbers,
+// seen from the side to move, for the linear evaluation and the datasets.
+//
+// The feature set is a stable ordered list of names (see Names); Version names the
+// list, so that weights and datasets made for one feature set are never used with
+// another. Every feature is a plain number of modest scale (roughly -20..20), most
+// of them "own minus opponent", where own is the side to move. docs/features.md
+// defines each feature and says why it matters.
+//
+// Extract computes the vector with bitboard operations only: it allocates nothing
+// and takes well under a microsecond.
+package features
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"math/bits"
+	"strings"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// Feature indices, in the order of Names. N is the number of features.
+const (
+	fBias = iota
+	fMatElephant
+	fMatCamel
+	fMatHorse
+	fMatDog
+	fMatCat
+	fMatRabbit
+	fHarLog
+	fRabbitRank3
+	fRabbitRank4
+	fRabbitRank5
+	fRabbitRank6
+	fRabbitRank7
+	fRabbitFreePath
+	fGoalThreatOwn
+	fGoalThreatOpp
+	fGoalReach8Own
+	fGoalReach8Opp
+	fTrapHomeWest
+	fTrapHomeEast
+	fTrapEnemyWest
+	fTrapEnemyEast
+	fFrozenRabbits
+	fFrozenCatsDogs
+	fFrozenHorsesCamel
+	fCaptureRiskOwn
+	fCaptureRiskOpp
+	fMobilityOwn
+	fMobilityOpp
+	fElephantCentrality
+	fElephantMobility
+	fCamelAdvance
+	fHorseAdvance
+	fHostagesHeld
+	fHostagesLost
+	fFrames
+
+	// N is the number of features: the length of a feature vector.
+	N = iota
+)
+
+// names holds the feature names in order. It is never modified.
+var names = [N]string{
+	fBias:               "bias",
+	fMatElephant:        "material_elephant",
+	fMatCamel:           "material_camel",
+	fMatHorse:           "material_horse",
+	fMatDog:             "material_dog",
+	fMatCat:             "material_cat",
+	fMatRabbit:          "material_rabbit",
+	fHarLog:             "harlog",
+	fRabbitRank3:        "rabbit_rank3",
+	fRabbitRank4:        "rabbit_rank4",
+	fRabbitRank5:        "rabbit_rank5",
+	fRabbitRank6:        "rabbit_rank6",
+	fRabbitRank7:        "rabbit_rank7",
+	fRabbitFreePath:     "rabbit_free_path",
+	fGoalThreatOwn:      "goal_threat_own",
+	fGoalThreatOpp:      "goal_threat_opp",
+	fGoalReach8Own:      "goal_reach8_own",
+	fGoalReach8Opp:      "goal_reach8_opp",
+	fTrapHomeWest:       "trap_home_west",
+	fTrapHomeEast:       "trap_home_east",
+	fTrapEnemyWest:      "trap_enemy_west",
+	fTrapEnemyEast:      "trap_enemy_east",
+	fFrozenRabbits:      "frozen_rabbits",
+	fFrozenCatsDogs:     "frozen_cats_dogs",
+	fFrozenHorsesCamel:  "frozen_horses_camel",
+	fCaptureRiskOwn:     "capture_risk_own",
+	fCaptureRiskOpp:     "capture_risk_opp",
+	fMobilityOwn:        "mobility_own",
+	fMobilityOpp:        "mobility_opp",
+	fElephantCentrality: "elephant_centrality",
+	fElephantMobility:   "elephant_mobility",
+	fCamelAdvance:       "camel_advance",
+	fHorseAdvance:       "horse_advance",
+	fHostagesHeld:       "hostages_held",
+	fHostagesLost:       "hostages_lost",
+	fFrames:             "frames",
+}
+
+// version is the feature-set version, computed once from the names.
+var version = versionOf(names[:])
+
+// Names returns the feature names in order: a new slice the caller may keep and
+// modify. Names()[i] is the name of element i of a feature vector.
+func Names() []string {
+	out := make([]string, N)
+	copy(out, names[:])
+	return out
+}
+
+// Version returns the feature-set version, such as "f1-3fa1c2b4d5e6": "f1-"
+// followed by the first 12 hex digits of the SHA-256 of the names joined by
+// newlines. Any change to the list (a name added, removed, renamed or moved)
+// changes the version; a change to the definition of a feature must rename it.
+func Version() string { return version }
+
+// Index returns the position of the named feature in a vector, or -1 if there
+// is no feature of that name.
+func Index(name string) int {
+	for i, n := range names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// versionOf derives a feature-set version from a list of names.
+func versionOf(names []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(names, "\n")))
+	return "f1-" + hex.EncodeToString(sum[:6])
+}
+
+// Piece types and colours in the oriented view (see orient): own is always Gold.
+const (
+	rabbit   = int(engine.Rabbit)
+	cat      = int(engine.Cat)
+	dog      = int(engine.Dog)
+	horse    = int(engine.Horse)
+	camel    = int(engine.Camel)
+	elephant = int(engine.Elephant)
+	own      = engine.Gold
+	opp      = engine.Silver
+	oppBase  = engine.NumTypes
+)
+
+// pieceValue is a rough value of each piece type in rabbits (about what HarLog
+// gives for losing one from the opening set, the elephant capped at 10). It weighs
+// capture risks, hostages and frames.
+var pieceValue = [engine.NumTypes]float32{1, 1.5, 2, 3.5, 6.5, 10}
+
+// The traps in the oriented view: the side to move's home traps on rank 3,
+// the opponent's on rank 6.
+const (
+	sqC3 = engine.Square(18)
+	sqF3 = engine.Square(21)
+	sqC6 = engine.Square(42)
+	sqF6 = engine.Square(45)
+)
+
+// Tables computed once at start-up from constant data and never written afterwards.
+var (
+	// traps lists the traps in the order of the trap features (home west, home
+	// east, enemy west, enemy east), trapNbr the squares beside each.
+	traps   = [4]engine.Square{sqC3, sqF3, sqC6, sqF6}
+	trapNbr = [4]engine.Bitboard{sqC3.Bit().Neighbors(), sqF3.Bit().Neighbors(), sqC6.Bit().Neighbors(), sqF6.Bit().Neighbors()}
+	// trapZone holds the squares beside a trap.
+	trapZone = engine.Traps.Neighbors()
+	// centreDist[sq] is the Manhattan distance from sq to the nearest of d4, e4, d5, e5.
+	centreDist = func() (t [64]int8) {
+		for sq := range engine.Square(64) {
+			f, r := sq.File(), sq.Rank()
+			t[sq] = int8(centreOffset(f) + centreOffset(r))
+		}
+		return t
+	}()
+	// harlogPiece[k] is the HarLog value of a non-rabbit with k stronger enemy
+	// pieces: 2/Q for none, else 1/(Q+k).
+	harlogPiece = func() (t [64]float64) {
+		t[0] = 2 / harlogQ
+		for k := 1; k < len(t); k++ {
+			t[k] = 1 / (harlogQ + float64(k))
+		}
+		return t
+	}()
+	// lnCount[i] is ln(i) for the HarLog rabbit term, with ln(0) taken as ln(1/2).
+	lnCount = func() (t [65]float64) {
+		t[0] = math.Log(0.5)
+		for i := 1; i < len(t); i++ {
+			t[i] = math.Log(float64(i))
+		}
+		return t
+	}()
+)
+
+// centreOffset is the distance of file or rank index i from the central two (3 and 4).
+func centreOffset(i int) int {
+	if i <= 3 {
+		return 3 - i
+	}
+	return i - 4
+}
+
+// HarLog constants, from Janzert's HarLog material evaluation.
+const (
+	harlogQ = 1.447530126
+	harlogG = 0.6314442034
+)
+
+// harlogUnit is the HarLog value of the first rabbit lost from the full set,
+// G*ln(8*16/(7*15)): HarLog is reported in these "rabbit" units.
+var harlogUnit = harlogG * math.Log(8.0*16/(7*15))
+
+// Extract fills out[:N] with the features of p from the point of view of the side
+// to move. It panics if len(out) < N. It allocates nothing and is safe for
+// concurrent use.
+func Extract(p *engine.Position, out []float32) {
+	out = out[:N]
+	var o engine.Position
+	orient(p, &o)
+	ob, pb := (*[6]engine.Bitboard)(o.Bits[:oppBase]), (*[6]engine.Bitboard)(o.Bits[oppBase:])
+	ownOcc, oppOcc := o.Occ[own], o.Occ[opp]
+	occ := ownOcc | oppOcc
+	empty := ^occ
+
+	// Material.
+	var cOwn, cOpp [engine.NumTypes]int
+	for t := range engine.NumTypes {
+		cOwn[t] = ob[t].Count()
+		cOpp[t] = pb[t].Count()
+	}
+	out[fBias] = 1
+	out[fMatElephant] = float32(cOwn[elephant] - cOpp[elephant])
+	out[fMatCamel] = float32(cOwn[camel] - cOpp[camel])
+	out[fMatHorse] = float32(cOwn[horse] - cOpp[horse])
+	out[fMatDog] = float32(cOwn[dog] - cOpp[dog])
+	out[fMatCat] = float32(cOwn[cat] - cOpp[cat])
+	out[fMatRabbit] = float32(cOwn[rabbit] - cOpp[rabbit])
+	out[fHarLog] = float32((harlogSide(&cOwn, &cOpp) - harlogSide(&cOpp, &cOwn)) / harlogUnit)
+
+	// Rabbits: advancement by rank counted from each side's home, free files.
+	ownR, oppR := ob[rabbit], pb[rabbit]
+	for k := 2; k <= 6; k++ {
+		out[fRabbitRank3+k-2] = float32((ownR & rankMask(k)).Count() - (oppR & rankMask(7-k)).Count())
+	}
+	out[fRabbitFreePath] = float32((ownR &^ southFill(occ)).Count() - (oppR &^ northFill(occ)).Count())
+
+	// Goal threats.
+	own4, own8, opp4, opp8 := goalReach(empty)
+	out[fGoalThreatOwn] = float32((ownR & own4).Count())
+	out[fGoalThreatOpp] = float32((oppR & opp4).Count())
+	out[fGoalReach8Own] = float32((ownR & own8 &^ own4).Count())
+	out[fGoalReach8Opp] = float32((oppR & opp8 &^ opp4).Count())
+
+	// Trap control.
+	for i := range traps {
+		out[fTrapHomeWest+i] = trapControl(&o, trapNbr[i])
+	}
+
+	// Freezing.
+	fOwn, fOpp := o.Frozen(own), o.Frozen(opp)
+	out[fFrozenRabbits] = float32((fOwn & ob[rabbit]).Count() - (fOpp & pb[rabbit]).Count())
+	out[fFrozenCatsDogs] = float32((fOwn & (ob[cat] | ob[dog])).Count() - (fOpp & (pb[cat] | pb[dog])).Count())
+	out[fFrozenHorsesCamel] = float32((fOwn & (ob[horse] | ob[camel])).Count() - (fOpp & (pb[horse] | pb[camel])).Count())
+
+	// Capture threats. ge[c][t] holds the pieces of colour c of type t or stronger.
+	var ge [2][engine.NumTypes + 1]engine.Bitboard
+	for t := elephant; t >= rabbit; t-- {
+		ge[own][t] = ge[own][t+1] | ob[t]
+		ge[opp][t] = ge[opp][t+1] | pb[t]
+	}
+	out[fCaptureRiskOwn] = captureRisk(&o, own, &ge[opp])
+	out[fCaptureRiskOpp] = captureRisk(&o, opp, &ge[own])
+
+	// Mobility, in units of 8 steps.
+	out[fMobilityOwn] = float32(mobility(ownOcc&^fOwn, ownR, empty, true)) / 8
+	out[fMobilityOpp] = float32(mobility(oppOcc&^fOpp, oppR, empty, false)) / 8
+
+	// Elephant, camel and horses.
+	out[fElephantCentrality] = float32(elephantDist(pb[elephant]) - elephantDist(ob[elephant]))
+	out[fElephantMobility] = float32(reach2(ob[elephant], empty) - reach2(pb[elephant], empty))
+	out[fCamelAdvance] = float32(rankSum(ob[camel]) - (7*cOpp[camel] - rankSum(pb[camel])))
+	out[fHorseAdvance] = float32(rankSum(ob[horse])-(7*cOpp[horse]-rankSum(pb[horse]))) / 2
+
+	// Hostages and frames.
+	out[fHostagesHeld] = valueOf(pb, fOpp&trapZone&^oppR)
+	out[fHostagesLost] = valueOf(ob, fOwn&trapZone&^ownR)
+	out[fFrames] = framed(&o, opp) - framed(&o, own)
+}
+
+// orient writes into o the position p seen from the side to move: when Silver is
+// to move, colours are swapped and ranks mirrored, so that the side to move is
+// always Gold, moving north. Side and Hash of o are left zero.
+func orient(p *engine.Position, o *engine.Position) {
+	if p.Side == engine.Gold {
+		o.Bits = p.Bits
+		o.Occ = p.Occ
+		return
+	}
+	for t := range engine.NumTypes {
+		o.Bits[t] = flip(p.Bits[oppBase+t])
+		o.Bits[oppBase+t] = flip(p.Bits[t])
+	}
+	o.Occ[own] = flip(p.Occ[engine.Silver])
+	o.Occ[opp] = flip(p.Occ[engine.Gold])
+}
+
+// flip mirrors b top to bottom (rank 1 to rank 8).
+func flip(b engine.Bitboard) engine.Bitboard {
+	return engine.Bitboard(bits.ReverseBytes64(uint64(b)))
+}
+
+// rankMask returns rank k (0 = rank 1).
+func rankMask(k int) engine.Bitboard { return engine.Rank1 << (8 * k) }
+
+// southFill returns the squares strictly south of some square of b in its file.
+func southFill(b engine.Bitboard) engine.Bitboard {
+	x := b >> 8
+	x |= x >> 8
+	x |= x >> 16
+	x |= x >> 32
+	return x
+}
+
+// northFill returns the squares strictly north of some square of b in its file.
+func northFill(b engine.Bitboard) engine.Bitboard {
+	x := b << 8
+	x |= x << 8
+	x |= x << 16
+	x |= x << 32
+	return x
+}
+
+// harlogSide is the HarLog score of one side with piece counts c against an
+// opponent with counts e: for each non-rabbit 2/Q if no enemy piece is stronger,
+// else 1/(Q + number of stronger enemy pieces); plus G*ln(rabbits*pieces), with
+// ln(0 rabbits) taken as ln(1/2) so that the score stays finite.
+func harlogSide(c, e *[engine.NumTypes]int) float64 {
+	var s float64
+	stronger := 0
+	for t := elephant; t >= cat; t-- {
+		s += float64(c[t]) * harlogPiece[min(stronger, len(harlogPiece)-1)]
+		stronger += e[t]
+	}
+	total := 0
+	for _, n := range c {
+		total += n
+	}
+	return s + harlogG*(lnCount[min(c[rabbit], 64)]+lnCount[min(max(total, 1), 64)])
+}
+
+// northPred returns the squares from which a north-moving rabbit steps into x.
+func northPred(x engine.Bitboard) engine.Bitboard { return x.South() | x.East() | x.West() }
+
+// southPred returns the squares from which a south-moving rabbit steps into x.
+func southPred(x engine.Bitboard) engine.Bitboard { return x.North() | x.East() | x.West() }
+
+// goalReach returns the squares from which a rabbit of the side to move (own,
+// goal rank 8) and one of the opponent (opp, goal rank 1), stepping only forward
+// or sideways over empty squares, reach the goal in at most 4 and at most 8 steps.
+func goalReach(empty engine.Bitboard) (own4, own8, opp4, opp8 engine.Bitboard) {
+	// x and y are the empty squares at most k steps from each goal, k = 0 first.
+	x, y := engine.Rank8&empty, engine.Rank1&empty
+	for k := 1; k <= 7; k++ {
+		x |= empty & northPred(x)
+		y |= empty & southPred(y)
+		if k == 3 {
+			own4, opp4 = northPred(x), southPred(y)
+		}
+	}
+	return own4, northPred(x), opp4, southPred(y)
+}
+
+// trapControl scores the pieces beside a trap (its neighbours n): own count minus
+// opponent count, plus half the difference of the strongest type on each side
+// (1 rabbit ... 6 elephant, 0 none).
+func trapControl(o *engine.Position, n engine.Bitboard) float32 {
+	a, b := o.Occ[own]&n, o.Occ[opp]&n
+	if a|b == 0 {
+		return 0
+	}
+	return float32(a.Count()-b.Count()) + 0.5*float32(strongest(o, 0, a)-strongest(o, oppBase, b))
+}
+
+// strongest returns 1 + the strongest type of the colour at base with a piece in
+// n, or 0 if there is none.
+func strongest(o *engine.Position, base int, n engine.Bitboard) int {
+	if n == 0 {
+		return 0
+	}
+	for t := elephant; t > rabbit; t-- {
+		if o.Bits[base+t]&n != 0 {
+			return t + 1
+		}
+	}
+	return rabbit + 1
+}
+
+// typeAt returns the type of the piece of the colour at base on the one square
+// of b, which must hold one.
+func typeAt(o *engine.Position, base int, b engine.Bitboard) int {
+	for t := rabbit; t < elephant; t++ {
+		if o.Bits[base+t]&b != 0 {
+			return t
+		}
+	}
+	return elephant
+}
+
+// captureRisk sums the values of the pieces of colour c that the enemy could
+// capture in two steps, freezing ignored: at each trap with exactly one guard
+// of c (a piece of c beside it) that stands beside a stronger enemy piece,
+// either the trap is empty and the guard can be pushed into it, or a piece of c
+// stands on the trap and falls when the guard is pushed or pulled away.
+//
+// enemyGE[t] holds the enemy pieces of type t or stronger.
+func captureRisk(o *engine.Position, c engine.Color, enemyGE *[engine.NumTypes + 1]engine.Bitboard) float32 {
+	base := 0
+	if c == opp {
+		base = oppBase
+	}
+	if o.Occ[c]&trapZone == 0 {
+		return 0
+	}
+	var risk float32
+	for i, n := range trapNbr {
+		g := o.Occ[c] & n
+		if g == 0 || g&(g-1) != 0 {
+			continue
+		}
+		gt := typeAt(o, base, g)
+		if enemyGE[gt+1]&g.Neighbors() == 0 {
+			continue
+		}
+		tb := traps[i].Bit()
+		switch {
+		case o.Occ[c]&tb != 0:
+			risk += pieceValue[typeAt(o, base, tb)]
+		case o.Occ[c.Other()]&tb == 0:
+			risk += pieceValue[gt]
+		}
+	}
+	return risk
+}
+
+// mobility counts the single steps of the unfrozen pieces active (those of them
+// in rabbits being rabbits) to empty squares, rabbits not stepping backward (south when
+// north is true, else north).
+func mobility(active, rabbits, empty engine.Bitboard, north bool) int {
+	rabbits &= active
+	m := (active.East() & empty).Count() + (active.West() & empty).Count()
+	others := active &^ rabbits
+	m += (others.North() & empty).Count() + (others.South() & empty).Count()
+	if north {
+		m += (rabbits.North() & empty).Count()
+	} else {
+		m += (rabbits.South() & empty).Count()
+	}
+	return m
+}
+
+// elephantDist returns the least centre distance of the elephants in e (6, the
+// largest, when there is none).
+func elephantDist(e engine.Bitboard) int {
+	d := 6
+	for ; e != 0; e &= e - 1 {
+		d = min(d, int(centreDist[e.First()]))
+	}
+	return d
+}
+
+// reach2 counts the empty squares the pieces in b reach in one or two steps over
+// empty squares.
+func reach2(b, empty engine.Bitboard) int {
+	r := b.Neighbors() & empty
+	return ((r | r.Neighbors()) & empty).Count()
+}
+
+// rankSum returns the sum of the rank indices (0 = rank 1) of the squares of b.
+func rankSum(b engine.Bitboard) int {
+	s := 0
+	for ; b != 0; b &= b - 1 {
+		s += b.First().Rank()
+	}
+	return s
+}
+
+// valueOf sums the piece values of the pieces of bb (one colour's boards) on the
+// squares of sel.
+func valueOf(bb *[6]engine.Bitboard, sel engine.Bitboard) float32 {
+	if sel == 0 {
+		return 0
+	}
+	var v float32
+	for t := range engine.NumTypes {
+		v += float32((bb[t] & sel).Count()) * pieceValue[t]
+	}
+	return v
+}
+
+// framed sums the values of the pieces of colour c framed on a trap: standing on
+// it with all four neighbours occupied, at least two of them by enemy pieces.
+func framed(o *engine.Position, c engine.Color) float32 {
+	base := 0
+	if c == opp {
+		base = oppBase
+	}
+	if o.Occ[c]&engine.Traps == 0 {
+		return 0
+	}
+	occ := o.Occ[own] | o.Occ[opp]
+	var v float32
+	for i, n := range trapNbr {
+		tb := traps[i].Bit()
+		if o.Occ[c]&tb == 0 || n&^occ != 0 || (o.Occ[c.Other()]&n).Count() < 2 {
+			continue
+		}
+		v += pieceValue[typeAt(o, base, tb)]
+	}
+	return v
+}

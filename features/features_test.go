@@ -1,0 +1,488 @@
+package features
+
+import (
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+func TestNames(t *testing.T) {
+	ns := Names()
+	if len(ns) != N {
+		t.Fatalf("len(Names()) = %d, N = %d", len(ns), N)
+	}
+	seen := map[string]int{}
+	valid := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	for i, n := range ns {
+		if !valid.MatchString(n) {
+			t.Errorf("name %d %q: want lower case letters, digits and _", i, n)
+		}
+		if j, ok := seen[n]; ok {
+			t.Errorf("name %q at %d and %d", n, j, i)
+		}
+		seen[n] = i
+		if Index(n) != i {
+			t.Errorf("Index(%q) = %d, want %d", n, Index(n), i)
+		}
+	}
+	if Index("no_such_feature") != -1 {
+		t.Errorf("Index of an unknown name = %d, want -1", Index("no_such_feature"))
+	}
+	ns[0] = "changed"
+	if Names()[0] == "changed" {
+		t.Error("Names returns the package's own slice")
+	}
+}
+
+func TestVersion(t *testing.T) {
+	if got, want := Version(), versionOf(Names()); got != want {
+		t.Errorf("Version() = %q, want versionOf(Names()) = %q", got, want)
+	}
+	format := regexp.MustCompile(`^f1-[0-9a-f]{12}$`)
+	if !format.MatchString(Version()) {
+		t.Errorf("Version() = %q, want f1- and 12 hex digits", Version())
+	}
+	base := []string{"bias", "harlog", "mobility_own"}
+	tests := []struct {
+		name  string
+		names []string
+		same  bool
+	}{
+		{"identical", []string{"bias", "harlog", "mobility_own"}, true},
+		{"added", []string{"bias", "harlog", "mobility_own", "frames"}, false},
+		{"removed", []string{"bias", "harlog"}, false},
+		{"renamed", []string{"bias", "harlog2", "mobility_own"}, false},
+		{"reordered", []string{"harlog", "bias", "mobility_own"}, false},
+		{"joined differently", []string{"bias\nharlog", "mobility_own"}, true}, // same bytes: names never hold newlines
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := versionOf(tt.names) == versionOf(base); got != tt.same {
+				t.Errorf("versionOf(%q) == versionOf(%q) is %v, want %v", tt.names, base, got, tt.same)
+			}
+		})
+	}
+}
+
+// TestMirror checks that a position and its colour-flipped mirror (colours swapped,
+// ranks mirrored, the other side to move) give exactly the same vector.
+func TestMirror(t *testing.T) {
+	ps := randomPositions(2000, 1)
+	ps = append(ps, build(t, engine.Gold, standard), build(t, engine.Silver, standard))
+	var a, b [N]float32
+	for _, p := range ps {
+		m := mirror(&p)
+		Extract(&p, a[:])
+		Extract(&m, b[:])
+		if a != b {
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("%s: %s = %v, mirrored %s: %v", p.String(), names[i], a[i], m.String(), b[i])
+				}
+			}
+		}
+	}
+}
+
+// TestRange checks that every feature is finite and of modest size over many
+// positions of random play, and logs the ranges met.
+func TestRange(t *testing.T) {
+	var f [N]float32
+	var lo, hi [N]float32
+	for _, p := range randomPositions(3000, 2) {
+		Extract(&p, f[:])
+		for i, v := range f {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("%s: %s = %v", p.String(), names[i], v)
+			}
+			lo[i], hi[i] = min(lo[i], v), max(hi[i], v)
+		}
+	}
+	for i := range f {
+		limit := float32(30)
+		if names[i] == "harlog" {
+			limit = 80 // random play loses elephants: see docs/features.md
+		}
+		if lo[i] < -limit || hi[i] > limit {
+			t.Errorf("%s ranges over [%v, %v]", names[i], lo[i], hi[i])
+		}
+		t.Logf("%-20s [%6.2f, %6.2f]", names[i], lo[i], hi[i])
+	}
+}
+
+// harlogRef computes HarLog for Gold minus Silver from piece counts, written
+// straight from the definition (in rabbit units).
+func harlogRef(g, s [6]int) float64 {
+	const q, gg = 1.447530126, 0.6314442034
+	side := func(c, e [6]int) float64 {
+		v := 0.0
+		for t := 1; t < 6; t++ {
+			stronger := 0
+			for u := t + 1; u < 6; u++ {
+				stronger += e[u]
+			}
+			for range c[t] {
+				if stronger == 0 {
+					v += 2 / q
+				} else {
+					v += 1 / (q + float64(stronger))
+				}
+			}
+		}
+		total := 0
+		for _, n := range c {
+			total += n
+		}
+		return v + gg*math.Log(float64(c[0]*total))
+	}
+	return (side(g, s) - side(s, g)) / (gg * math.Log(128.0/105))
+}
+
+func TestKnownValues(t *testing.T) {
+	full := [6]int{8, 2, 2, 2, 1, 1}
+	noCamel := [6]int{8, 2, 2, 2, 0, 1}
+	sevenRabbits := [6]int{7, 2, 2, 2, 1, 1}
+	standardNoSilverCamel := "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ca2 Db2 Hc2 Md2 Ee2 Hf2 Dg2 Ch2 " +
+		"ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ca7 db7 hc7 ed7 hf7 dg7 ch7"
+	standardNoGoldRabbit := "Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ca2 Db2 Hc2 Md2 Ee2 Hf2 Dg2 Ch2 " +
+		"ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ca7 db7 hc7 ed7 me7 hf7 dg7 ch7"
+
+	tests := []struct {
+		name  string
+		side  engine.Color
+		board string
+		want  map[string]float64
+	}{
+		{"opening", engine.Gold, standard, map[string]float64{
+			"bias": 1, "material_camel": 0, "material_rabbit": 0, "harlog": 0,
+			"rabbit_free_path": 0, "goal_threat_own": 0, "goal_threat_opp": 0,
+			"frozen_rabbits": 0, "mobility_own": 1, "mobility_opp": 1,
+			"trap_home_west": 1 + 0.5*4, "trap_enemy_west": -1 - 0.5*4, "elephant_centrality": 0,
+			"capture_risk_own": 0, "capture_risk_opp": 0,
+		}},
+		{"up a camel", engine.Gold, standardNoSilverCamel, map[string]float64{
+			"material_camel": 1, "material_elephant": 0, "harlog": harlogRef(full, noCamel),
+		}},
+		{"down a camel", engine.Silver, standardNoSilverCamel, map[string]float64{
+			"material_camel": -1, "harlog": -harlogRef(full, noCamel),
+		}},
+		{"down a rabbit", engine.Gold, standardNoGoldRabbit, map[string]float64{
+			"material_rabbit": -1, "harlog": harlogRef(sevenRabbits, full),
+		}},
+		{"rabbit free path", engine.Gold, "Rd5 ea8 rh7", map[string]float64{
+			"rabbit_free_path": 0, "rabbit_rank5": 1, "goal_threat_own": 1, "goal_threat_opp": 0,
+		}},
+		{"rabbit path blocked", engine.Gold, "Rd5 ea8 rh7 cd7", map[string]float64{
+			"rabbit_free_path": -1, "goal_threat_own": 1, // d5-d6-e6-e7-e8
+		}},
+		{"goal in 4", engine.Gold, "Rd4 ea8", map[string]float64{
+			"goal_threat_own": 1, "goal_reach8_own": 0, "rabbit_rank4": 1,
+		}},
+		{"goal in 5", engine.Gold, "Rd3 ea8", map[string]float64{
+			"goal_threat_own": 0, "goal_reach8_own": 1,
+		}},
+		{"goal in 5 around a block", engine.Gold, "Rd4 ea8 cd7", map[string]float64{
+			"goal_threat_own": 0, "goal_reach8_own": 1,
+		}},
+		{"goal walled off", engine.Gold, "Rd6 ea1 cc7 cd7 ce7 dc6 de6", map[string]float64{
+			"goal_threat_own": 0, "goal_reach8_own": 0,
+		}},
+		{"opponent goal threat", engine.Gold, "Ea1 re4", map[string]float64{
+			"goal_threat_own": 0, "goal_threat_opp": 1, "rabbit_rank5": -1,
+		}},
+		{"opponent goal threat, silver to move", engine.Silver, "Ea1 re4", map[string]float64{
+			"goal_threat_own": 1, "goal_threat_opp": 0, "rabbit_rank5": 1,
+		}},
+		{"frozen own rabbit", engine.Gold, "Rd4 cd5", map[string]float64{
+			"frozen_rabbits": 1, "frozen_cats_dogs": 0,
+		}},
+		{"rabbit unfrozen by a friend", engine.Gold, "Rd4 Dd3 cd5", map[string]float64{
+			"frozen_rabbits": 0,
+		}},
+		{"frozen enemy horse", engine.Gold, "Ed4 hd5 Rh2 rh7", map[string]float64{
+			"frozen_horses_camel": -1, "frozen_rabbits": 0,
+		}},
+		{"trap control, elephant at c3", engine.Gold, "Ec4", map[string]float64{
+			"trap_home_west": 1 + 0.5*6, "trap_home_east": 0, "trap_enemy_west": 0,
+		}},
+		{"trap control, contested", engine.Gold, "Ec4 db3", map[string]float64{
+			"trap_home_west": 0 + 0.5*(6-3),
+		}},
+		{"trap control, silver view", engine.Silver, "Ec4 db3", map[string]float64{
+			"trap_enemy_west": 0 + 0.5*(3-6), "trap_home_west": 0,
+		}},
+		{"trap control, f6", engine.Gold, "Mf7 Re6 dg6", map[string]float64{
+			"trap_enemy_east": 1 + 0.5*(5-3),
+		}},
+		{"dog can be pushed into c3", engine.Gold, "Dc4 hc5", map[string]float64{
+			"capture_risk_own": 2, "capture_risk_opp": 0,
+		}},
+		{"dog can be pushed into c3, silver to move", engine.Silver, "Dc4 hc5", map[string]float64{
+			"capture_risk_own": 0, "capture_risk_opp": 2,
+		}},
+		{"second guard saves the dog", engine.Gold, "Dc4 Rb3 hc5", map[string]float64{
+			"capture_risk_own": 0,
+		}},
+		{"rabbit on trap, lone guard", engine.Gold, "Rc3 Cd3 de3", map[string]float64{
+			"capture_risk_own": 1,
+		}},
+		{"rabbit on trap, guard not threatened", engine.Gold, "Rc3 Cd3 re3", map[string]float64{
+			"capture_risk_own": 0,
+		}},
+		{"elephant mobility and centre", engine.Gold, "Ed4 ea8", map[string]float64{
+			"elephant_centrality": 6, "elephant_mobility": 12 - 5,
+		}},
+		{"mobility", engine.Gold, "Ra1 ra8 rb7", map[string]float64{
+			"mobility_own": 2.0 / 8, "mobility_opp": 5.0 / 8,
+		}},
+		{"frozen pieces do not move", engine.Gold, "Ra1 ca2 rh8", map[string]float64{
+			"mobility_own": 0, "frozen_rabbits": 1,
+		}},
+		{"camel and horses advanced", engine.Gold, "Md6 md7 Hb5 Hg4 ha3", map[string]float64{
+			"camel_advance": 5 - 1, "horse_advance": float64(4+3-5) / 2,
+		}},
+		{"camel hostage", engine.Gold, "Ed7 mc7 Ra1 ra8", map[string]float64{
+			"hostages_held": 6.5, "hostages_lost": 0, "frozen_horses_camel": -1,
+		}},
+		{"camel hostage, silver view", engine.Silver, "Ed7 mc7 Ra1 ra8", map[string]float64{
+			"hostages_held": 0, "hostages_lost": 6.5,
+		}},
+		{"framed horse", engine.Gold, "hc6 hb6 Ec7 Mc5 Dd6", map[string]float64{
+			"frames": 3.5,
+		}},
+		{"not framed with a free neighbour", engine.Gold, "hc6 hb6 Ec7 Mc5", map[string]float64{
+			"frames": 0,
+		}},
+	}
+	var f [N]float32
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := build(t, tt.side, tt.board)
+			Extract(&p, f[:])
+			for name, want := range tt.want {
+				i := Index(name)
+				if i < 0 {
+					t.Fatalf("no feature %q", name)
+				}
+				if math.Abs(float64(f[i])-want) > 1e-4 {
+					t.Errorf("%s = %v, want %v\n%s", name, f[i], want, p.Diagram())
+				}
+			}
+		})
+	}
+}
+
+// TestAgainstReference compares features with slow square-by-square versions.
+func TestAgainstReference(t *testing.T) {
+	var f [N]float32
+	var buf []engine.Step
+	for _, p := range randomPositions(1500, 3) {
+		Extract(&p, f[:])
+		us, them := p.Side, p.Side.Other()
+
+		// Mobility: the legal steps of own pieces (pushes and pulls left out
+		// but the puller's own step kept), from the engine's step generator.
+		turn := engine.NewTurn(p)
+		buf = turn.LegalSteps(buf[:0])
+		own := 0
+		for _, s := range buf {
+			if s.Piece.Color() == us {
+				own++
+			}
+		}
+		if got := f[Index("mobility_own")] * 8; int(got) != own {
+			t.Fatalf("%s: mobility_own*8 = %v, engine has %d own steps", p.String(), got, own)
+		}
+
+		for _, c := range []engine.Color{us, them} {
+			var in4, in8 int
+			for b := p.Bits[engine.MakePiece(c, engine.Rabbit)]; b != 0; b &= b - 1 {
+				d := refGoalSteps(&p, b.First(), c)
+				switch {
+				case d <= 4:
+					in4++
+				case d <= 8:
+					in8++
+				}
+			}
+			suffix := "_own"
+			if c == them {
+				suffix = "_opp"
+			}
+			if got := f[Index("goal_threat"+suffix)]; int(got) != in4 {
+				t.Fatalf("%s: goal_threat%s = %v, reference %d", p.String(), suffix, got, in4)
+			}
+			if got := f[Index("goal_reach8"+suffix)]; int(got) != in8 {
+				t.Fatalf("%s: goal_reach8%s = %v, reference %d", p.String(), suffix, got, in8)
+			}
+		}
+
+		// Frozen pieces against the engine's IsFrozen, square by square.
+		var groups [2][3]int
+		for sq := range engine.Square(64) {
+			pc := p.At(sq)
+			if pc == engine.NoPiece || !p.IsFrozen(sq) {
+				continue
+			}
+			g := [6]int{0, 1, 1, 2, 2, -1}[pc.Type()]
+			if g < 0 {
+				t.Fatalf("%s: frozen elephant on %s", p.String(), sq)
+			}
+			k := 0
+			if pc.Color() != us {
+				k = 1
+			}
+			groups[k][g]++
+		}
+		for g, name := range []string{"frozen_rabbits", "frozen_cats_dogs", "frozen_horses_camel"} {
+			if got, want := f[Index(name)], groups[0][g]-groups[1][g]; int(got) != want {
+				t.Fatalf("%s: %s = %v, reference %d", p.String(), name, got, want)
+			}
+		}
+	}
+}
+
+// refGoalSteps returns the fewest steps in which the rabbit of c on sq reaches
+// its goal rank stepping forward or sideways over empty squares (99 if never),
+// by breadth-first search over squares.
+func refGoalSteps(p *engine.Position, sq engine.Square, c engine.Color) int {
+	goal, fwd := 7, 1
+	if c == engine.Silver {
+		goal, fwd = 0, -1
+	}
+	dist := map[engine.Square]int{sq: 0}
+	queue := []engine.Square{sq}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if s.Rank() == goal {
+			return dist[s]
+		}
+		f, r := s.File(), s.Rank()
+		for _, d := range [][2]int{{0, fwd}, {1, 0}, {-1, 0}} {
+			nf, nr := f+d[0], r+d[1]
+			if nf < 0 || nf > 7 || nr < 0 || nr > 7 {
+				continue
+			}
+			n := engine.MakeSquare(nf, nr)
+			if _, ok := dist[n]; ok || p.At(n) != engine.NoPiece {
+				continue
+			}
+			dist[n] = dist[s] + 1
+			queue = append(queue, n)
+		}
+	}
+	return 99
+}
+
+// refFreePath reports whether every square ahead of the rabbit of c on sq, in
+// its file, is empty.
+func refFreePath(p *engine.Position, sq engine.Square, c engine.Color) bool {
+	fwd := 1
+	if c == engine.Silver {
+		fwd = -1
+	}
+	for r := sq.Rank() + fwd; r >= 0 && r <= 7; r += fwd {
+		if p.At(engine.MakeSquare(sq.File(), r)) != engine.NoPiece {
+			return false
+		}
+	}
+	return true
+}
+
+func TestFreePathReference(t *testing.T) {
+	var f [N]float32
+	for _, p := range randomPositions(1000, 4) {
+		Extract(&p, f[:])
+		want := 0
+		for _, c := range []engine.Color{p.Side, p.Side.Other()} {
+			for b := p.Bits[engine.MakePiece(c, engine.Rabbit)]; b != 0; b &= b - 1 {
+				if refFreePath(&p, b.First(), c) {
+					if c == p.Side {
+						want++
+					} else {
+						want--
+					}
+				}
+			}
+		}
+		if got := f[Index("rabbit_free_path")]; int(got) != want {
+			t.Fatalf("%s: rabbit_free_path = %v, reference %d", p.String(), got, want)
+		}
+	}
+}
+
+func TestExtractPanicsOnShortSlice(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("Extract into a short slice did not panic")
+		}
+	}()
+	p := build(t, engine.Gold, standard)
+	Extract(&p, make([]float32, N-1))
+}
+
+func TestNoAllocation(t *testing.T) {
+	ps := randomPositions(50, 5)
+	out := make([]float32, N)
+	i := 0
+	allocs := testing.AllocsPerRun(1000, func() {
+		Extract(&ps[i%len(ps)], out)
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("Extract allocates %v times per call", allocs)
+	}
+}
+
+func TestExtractDoesNotModifyPosition(t *testing.T) {
+	var f [N]float32
+	for _, p := range randomPositions(200, 6) {
+		q := p
+		Extract(&p, f[:])
+		if p != q {
+			t.Fatalf("Extract changed %s into %s", q.String(), p.String())
+		}
+	}
+}
+
+func BenchmarkExtract(b *testing.B) {
+	ps := randomPositions(1024, 7)
+	ps = slices.Clip(ps)
+	var out [N]float32
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		Extract(&ps[i&1023], out[:])
+		i++
+	}
+}
+
+// BenchmarkExtractClueless measures Extract over the 32 positions of real games
+// in the engine's test data (skipped when the file is missing).
+func BenchmarkExtractClueless(b *testing.B) {
+	data, err := os.ReadFile("../engine/testdata/clueless32.aei")
+	if err != nil {
+		b.Skip(err)
+	}
+	var ps []engine.Position
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		p, err := engine.ParsePosition(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	var out [N]float32
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		Extract(&ps[i%len(ps)], out[:])
+		i++
+	}
+}
