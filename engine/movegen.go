@@ -4,28 +4,27 @@ package engine
 // one turn of 1 to 4 steps, each once, excluding the unchanged position.
 //
 // It searches breadth first by steps used, pushes and pulls taken as two-step
-// actions, and keeps every position it meets in a hash table checked exactly
-// (the Zobrist hash, then the full board), so a position is expanded only from the
-// fewest steps that reach it and counted once. Steps that commute with the step
-// before them are tried in one order only (see skipMask). A MoveGen keeps its
-// buffers between calls: once they have grown to the largest position met, it
-// allocates nothing. It is not safe for concurrent use.
+// actions, and keeps every position it meets in a hash table under a signature
+// that is exact for positions within one turn of each other (see bch.go), so a
+// position is expanded only from the fewest steps that reach it and counted once.
+// Steps that commute with the step before them are tried in one order only (see
+// skipMask). A MoveGen keeps its buffers between calls: once they have grown to
+// the largest position met, it allocates nothing. It is not safe for concurrent use.
 type MoveGen struct {
 	nodes   []genNode
-	keys    []genKey   // the exact board of every node
 	pos     []Position // positions of the nodes that get expanded (fewer than 4 steps)
-	table   []genSlot  // open addressing with linear probing, len a power of two
-	stamp   uint32     // slots of other stamps are empty
+	sigs    []sig      // their signatures
+	table   []sig      // open addressing with linear probing, len a power of two
+	stamp   uint64     // in the top byte of hi; slots of other stamps are empty
 	results []int32
 	cand    []genCand // children of the node being expanded, added together
 	sink    uint64
 }
 
-// genCand is a child position waiting to be added: its hash and exact board, and
-// the action that reaches it from the node being expanded.
+// genCand is a child position waiting to be added: its signature and the action
+// that reaches it from the node being expanded.
 type genCand struct {
-	hash uint64
-	key  genKey
+	sig  sig
 	a, b Step
 }
 
@@ -35,40 +34,22 @@ type genNode struct {
 	depth  int8
 }
 
-// genSlot is one entry of the hash table: a node's hash and index.
-type genSlot struct {
-	hash  uint64
-	idx   int32
-	stamp uint32
-}
-
-// genKey is a board exactly and compactly: Gold's occupancy and one board per
-// piece type (both colours). The side to move is the same for all nodes.
-type genKey struct {
-	gold  Bitboard
-	types [NumTypes]Bitboard
-}
-
-const minTable = 1 << 12
+const (
+	minTable   = 1 << 12
+	stampShift = 56
+	sigHiMask  = 1<<stampShift - 1
+)
 
 // NewMoveGen returns a generator.
 func NewMoveGen() *MoveGen { return &MoveGen{} }
 
-func keyOf(p *Position) genKey {
-	k := genKey{gold: p.Occ[Gold]}
-	for t := range NumTypes {
-		k.types[t] = p.Bits[t] | p.Bits[NumTypes+t]
-	}
-	return k
-}
-
 // reset empties the table by moving to a new stamp.
 func (g *MoveGen) reset() {
 	if len(g.table) < minTable {
-		g.table = make([]genSlot, minTable)
+		g.table = make([]sig, minTable)
 	}
 	g.stamp++
-	if g.stamp == 0 {
+	if g.stamp == 1<<8 {
 		clear(g.table)
 		g.stamp = 1
 	}
@@ -77,41 +58,39 @@ func (g *MoveGen) reset() {
 // grow doubles the table and moves the live entries into it.
 func (g *MoveGen) grow() {
 	old := g.table
-	nt := make([]genSlot, 2*len(old))
+	nt := make([]sig, 2*len(old))
 	mask := uint64(len(nt) - 1)
-	for i := range old {
-		if old[i].stamp != g.stamp {
+	for _, s := range old {
+		if s.hi>>stampShift != g.stamp {
 			continue
 		}
-		j := old[i].hash & mask
-		for nt[j].stamp == g.stamp {
+		j := s.lo & mask
+		for nt[j].hi>>stampShift == g.stamp {
 			j = (j + 1) & mask
 		}
-		nt[j] = old[i]
+		nt[j] = s
 	}
 	g.table = nt
 }
 
 // add records the child c of node parent unless its position is already known.
 func (g *MoveGen) add(c *genCand, parent int32, depth int8) {
-	h := c.hash
 	tab := g.table
 	mask := uint64(len(tab) - 1)
-	i := h & mask
+	want := sig{c.sig.lo, c.sig.hi | g.stamp<<stampShift}
+	i := want.lo & mask
 	for {
-		t := &tab[i]
-		if t.stamp != g.stamp {
-			break
-		}
-		if t.hash == h && g.keys[t.idx] == c.key {
+		t := tab[i]
+		if t == want {
 			return
+		}
+		if t.hi>>stampShift != g.stamp {
+			break
 		}
 		i = (i + 1) & mask
 	}
-	idx := int32(len(g.nodes))
-	tab[i] = genSlot{h, idx, g.stamp}
+	tab[i] = want
 	g.nodes = append(g.nodes, genNode{parent, c.a, c.b, depth})
-	g.keys = append(g.keys, c.key)
 	if depth < MaxSteps {
 		q := g.pos[parent]
 		q.move(c.a.Piece, c.a.From, c.a.To())
@@ -119,12 +98,12 @@ func (g *MoveGen) add(c *genCand, parent int32, depth int8) {
 			q.move(c.b.Piece, c.b.From, c.b.To())
 		}
 		g.pos = append(g.pos, q)
+		g.sigs = append(g.sigs, c.sig)
 	}
 }
 
 // flush adds the waiting children of parent. It first reads the table slot of
-// every child, and the board of a node whose hash matches, so that their cache
-// misses overlap instead of coming one after another.
+// every child, so that their cache misses overlap instead of coming one by one.
 func (g *MoveGen) flush(parent int32, depth int8) {
 	for (len(g.nodes)+len(g.cand))*2 > len(g.table) {
 		g.grow()
@@ -133,11 +112,7 @@ func (g *MoveGen) flush(parent int32, depth int8) {
 	mask := uint64(len(tab) - 1)
 	var sink uint64
 	for k := range g.cand {
-		h := g.cand[k].hash
-		t := &tab[h&mask]
-		if t.stamp == g.stamp && t.hash == h {
-			sink += uint64(g.keys[t.idx].gold)
-		}
+		sink += tab[g.cand[k].sig.lo&mask].hi
 	}
 	g.sink += sink
 	for k := range g.cand {
@@ -146,18 +121,13 @@ func (g *MoveGen) flush(parent int32, depth int8) {
 	g.cand = g.cand[:0]
 }
 
-// pushStep queues the child of p (whose exact board is pk) reached by the single
-// step of pc from from to to, computing its hash and board without copying p.
-func (g *MoveGen) pushStep(p *Position, pk *genKey, pc Piece, from Square, d Dir) {
+// pushStep queues the child of p (whose signature is ps) reached by the single
+// step of pc from from in direction d, computing its signature without copying p.
+func (g *MoveGen) pushStep(p *Position, ps sig, pc Piece, from Square, d Dir) {
 	to := from + d.Delta()
 	ft := from.Bit() | to.Bit()
 	c := pc.Color()
-	h := p.Hash ^ zobrist.piece[pc][from] ^ zobrist.piece[pc][to]
-	k := *pk
-	k.types[pc.Type()] ^= ft
-	if c == Gold {
-		k.gold ^= ft
-	}
+	s := ps.xor(bchKeys[pc][from]).xor(bchKeys[pc][to])
 	if ft&trapZone != 0 {
 		own := p.Occ[c] ^ ft
 		if t := own & Traps & (neighbors[from] | to.Bit()) &^ own.Neighbors(); t != 0 {
@@ -166,20 +136,24 @@ func (g *MoveGen) pushStep(p *Position, pk *genKey, pc Piece, from Square, d Dir
 			if t != to.Bit() {
 				cp = p.At(sq)
 			}
-			h ^= zobrist.piece[cp][sq]
-			k.types[cp.Type()] &^= t
-			k.gold &^= t
+			s = s.xor(bchKeys[cp][sq])
 		}
 	}
-	g.cand = append(g.cand, genCand{h, k, Step{pc, from, d}, Step{Piece: NoPiece}})
+	g.cand = append(g.cand, genCand{s, Step{pc, from, d}, Step{Piece: NoPiece}})
 }
 
-// pushPair queues the child of p reached by two steps (a push or a pull).
-func (g *MoveGen) pushPair(p *Position, a, b Step) {
+// pushPair queues the child of p (signature ps) reached by two steps (a push or a pull).
+func (g *MoveGen) pushPair(p *Position, ps sig, a, b Step) {
 	q := *p
-	q.move(a.Piece, a.From, a.To())
-	q.move(b.Piece, b.From, b.To())
-	g.cand = append(g.cand, genCand{q.Hash, keyOf(&q), a, b})
+	s := ps.xor(bchKeys[a.Piece][a.From]).xor(bchKeys[a.Piece][a.To()])
+	if c := q.move(a.Piece, a.From, a.To()); c.Piece != NoPiece {
+		s = s.xor(bchKeys[c.Piece][c.Square])
+	}
+	s = s.xor(bchKeys[b.Piece][b.From]).xor(bchKeys[b.Piece][b.To()])
+	if c := q.move(b.Piece, b.From, b.To()); c.Piece != NoPiece {
+		s = s.xor(bchKeys[c.Piece][c.Square])
+	}
+	g.cand = append(g.cand, genCand{s, a, b})
 }
 
 // Generate finds the moves of p.Side from p and returns how many there are. With a
@@ -188,13 +162,13 @@ func (g *MoveGen) pushPair(p *Position, a, b Step) {
 func (g *MoveGen) Generate(p *Position, h *History) int {
 	g.reset()
 	g.nodes = g.nodes[:0]
-	g.keys = g.keys[:0]
 	g.pos = g.pos[:0]
+	g.sigs = g.sigs[:0]
 	none := Step{Piece: NoPiece}
 	g.nodes = append(g.nodes, genNode{-1, none, none, 0})
-	g.keys = append(g.keys, keyOf(p))
+	g.sigs = append(g.sigs, sig{})
 	g.pos = append(g.pos, *p)
-	g.table[p.Hash&uint64(len(g.table)-1)] = genSlot{p.Hash, 0, g.stamp}
+	g.table[0] = sig{0, g.stamp << stampShift} // the root: signature zero
 	var start [MaxSteps + 2]int
 	start[1] = 1
 	for d := 1; d <= MaxSteps; d++ {
@@ -316,7 +290,7 @@ func (g *MoveGen) expandSteps(i int32, depth int8) {
 	empty := p.Empty()
 	frozen := p.Frozen(c)
 	ob := int(c) * NumTypes
-	pk := keyOf(&p)
+	ps := g.sigs[i]
 	var skip [4]Bitboard
 	if last.Piece != NoPiece {
 		for d := North; d <= West; d++ {
@@ -336,7 +310,7 @@ func (g *MoveGen) expandSteps(i int32, depth int8) {
 		}
 		for b := rabbits & empty.Shift(d.Opposite()) &^ skip[d]; b != 0; b &= b - 1 {
 			from := b.First()
-			g.pushStep(&p, &pk, rb, from, d)
+			g.pushStep(&p, ps, rb, from, d)
 		}
 	}
 	for pt := Cat; pt < NumTypes; pt++ {
@@ -348,7 +322,7 @@ func (g *MoveGen) expandSteps(i int32, depth int8) {
 		for d := North; d <= West; d++ {
 			for b := movers & empty.Shift(d.Opposite()) &^ skip[d]; b != 0; b &= b - 1 {
 				from := b.First()
-				g.pushStep(&p, &pk, pc, from, d)
+				g.pushStep(&p, ps, pc, from, d)
 			}
 		}
 	}
@@ -357,6 +331,7 @@ func (g *MoveGen) expandSteps(i int32, depth int8) {
 
 func (g *MoveGen) expandPushPull(i int32, depth int8) {
 	p := g.pos[i]
+	ps := g.sigs[i]
 	c := p.Side
 	e := c.Other()
 	empty := p.Empty()
@@ -385,12 +360,12 @@ func (g *MoveGen) expandPushPull(i int32, depth int8) {
 				// Pushes: the victim steps to an empty square beside it, the pusher follows.
 				for db := neighbors[vsq] & empty; db != 0; db &= db - 1 {
 					to := db.First()
-					g.pushPair(&p, Step{vpc, vsq, dirBetween(vsq, to)}, Step{pc, from, dirBetween(from, vsq)})
+					g.pushPair(&p, ps, Step{vpc, vsq, dirBetween(vsq, to)}, Step{pc, from, dirBetween(from, vsq)})
 				}
 				// Pulls: the puller steps to an empty square, the victim follows into from.
 				for db := neighbors[from] & empty; db != 0; db &= db - 1 {
 					to := db.First()
-					g.pushPair(&p, Step{pc, from, dirBetween(from, to)}, Step{vpc, vsq, dirBetween(vsq, from)})
+					g.pushPair(&p, ps, Step{pc, from, dirBetween(from, to)}, Step{vpc, vsq, dirBetween(vsq, from)})
 				}
 			}
 		}
