@@ -339,3 +339,7 @@ func (g *Game) RepetitionCount(p *Position) int { return g.hist.Count(p) }
 
 // String returns the game's turns, one per line.
 func (g *Game) String() string { return strings.Join(g.Turns(), "\n") }
+
+// History returns a copy of the game's repetition history: the positions that
+// have stood at the end of each turn (and after the setups), with their counts.
+func (g *Game) History() *History { return g.hist.Clone() }

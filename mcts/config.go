@@ -57,7 +57,9 @@ type Config struct {
 	Temperature float32 `yaml:"temperature" json:"temperature"`
 	// Seed makes noise and temperature reproducible.
 	Seed uint64 `yaml:"seed" json:"seed"`
-	// MaxNodes caps the tree (default 4,000,000); the search stops early when it is full.
+	// MaxNodes caps the tree (default 1,048,576 nodes, about 200 MB when full); the
+	// search stops early when it is full, and a new search starts a new tree once
+	// the old one is half full.
 	MaxNodes int `yaml:"max_nodes" json:"max_nodes"`
 	// VirtualLoss is the number of losses a thread adds on its path while it descends (default 3).
 	VirtualLoss int `yaml:"virtual_loss" json:"virtual_loss"`
@@ -99,7 +101,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("mcts: temperature %v: want 0 or more", c.Temperature)
 	}
 	if c.MaxNodes == 0 {
-		c.MaxNodes = 4_000_000
+		c.MaxNodes = 1 << 20
 	}
 	if c.VirtualLoss == 0 {
 		c.VirtualLoss = 3

@@ -9,8 +9,9 @@ import "github.com/arimaalab/arimaalab/engine"
 // and when that bound uses up all the steps left, only forward steps of the
 // rabbits at that distance are tried.
 type goalSearch struct {
-	bufs [engine.MaxSteps + 1][]engine.Step
-	path [engine.MaxSteps]engine.Step
+	bufs  [engine.MaxSteps + 1][]engine.Step
+	turns [engine.MaxSteps + 1]engine.Turn
+	path  [engine.MaxSteps]engine.Step
 }
 
 func newGoalSearch() *goalSearch {
@@ -54,7 +55,8 @@ func (g *goalSearch) reachable(t *engine.Turn) bool {
 
 func (g *goalSearch) rec(t *engine.Turn, depth int) (int, bool) {
 	c := t.Pos.Side
-	rabbits := t.Pos.Bits[engine.MakePiece(c, engine.Rabbit)]
+	rabbit := engine.MakePiece(c, engine.Rabbit)
+	rabbits := t.Pos.Bits[rabbit]
 	left := t.StepsLeft()
 	d := rankDistance(rabbits, c, left)
 	if d == 0 && t.CanEnd() == nil {
@@ -63,23 +65,36 @@ func (g *goalSearch) rec(t *engine.Turn, depth int) (int, bool) {
 	if d > left || left == 0 {
 		return 0, false
 	}
-	steps := t.LegalSteps(g.bufs[depth][:0])
-	g.bufs[depth] = steps
 	forward := engine.North
 	if c == engine.Silver {
 		forward = engine.South
 	}
-	for _, s := range steps {
-		if d == left && !t.PushPending() {
-			// Every step left must carry a rabbit at distance d forward.
-			if s.Piece != engine.MakePiece(c, engine.Rabbit) || s.Dir != forward || rankDistance(s.From.Bit(), c, left) != d {
-				continue
+	next := &g.turns[depth+1]
+	if d == left && !t.PushPending() {
+		// Every step left must carry a rabbit at distance d forward: try those alone.
+		row := engine.Rank8 >> (8 * uint(d))
+		if c == engine.Silver {
+			row = engine.Rank1 << (8 * uint(d))
+		}
+		movers := rabbits & row &^ t.Pos.Frozen(c) & t.Pos.Empty().Shift(forward.Opposite())
+		for ; movers != 0; movers &= movers - 1 {
+			s := engine.Step{Piece: rabbit, From: movers.First(), Dir: forward}
+			*next = *t
+			next.Play(s)
+			g.path[depth] = s
+			if n, ok := g.rec(next, depth+1); ok {
+				return n, true
 			}
 		}
-		next := *t
+		return 0, false
+	}
+	steps := t.LegalSteps(g.bufs[depth][:0])
+	g.bufs[depth] = steps
+	for _, s := range steps {
+		*next = *t
 		next.Play(s)
 		g.path[depth] = s
-		if n, ok := g.rec(&next, depth+1); ok {
+		if n, ok := g.rec(next, depth+1); ok {
 			return n, true
 		}
 	}

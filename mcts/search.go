@@ -67,11 +67,13 @@ type search struct {
 // worker holds one thread's scratch space.
 type worker struct {
 	sr    *search
-	path  []int64
+	path  []int64 // nodes of the descent
+	edges []int64 // edges of the descent: edges[i] leads from path[i] to path[i+1]
 	ends  []engine.BoardKey
 	steps []engine.Step
 	goal  *goalSearch
 	prior []float32
+	order []int
 }
 
 // Search searches from pos, the position at the start of a turn, and returns the
@@ -168,6 +170,7 @@ func (w *worker) simulate() {
 	vl := int32(sr.s.cfg.VirtualLoss)
 	turn := sr.rootTurn
 	w.path = append(w.path[:0], sr.root)
+	w.edges = w.edges[:0]
 	w.ends = w.ends[:0]
 	id := sr.root
 	t.node(id).counts.Add(uint64(vl))
@@ -197,6 +200,8 @@ func (w *worker) simulate() {
 			break
 		}
 		e := t.edges.at(ei)
+		e.counts.Add(uint64(vl))
+		w.edges = append(w.edges, ei)
 		if e.endsTurn() {
 			end := turn.End()
 			w.ends = append(w.ends, end.Key())
@@ -229,16 +234,28 @@ func (w *worker) simulate() {
 }
 
 // backup adds value, for the side to move at the last node of the path, to every
-// node of the path, flipping its sign where the side to move changes.
+// node of the path, flipping its sign where the side to move changes, and
+// refreshes the cached child statistics of every edge taken.
 func (w *worker) backup(value float32, vl int32) {
 	t := w.sr.t
 	for i := len(w.path) - 1; i >= 0; i-- {
 		n := t.node(w.path[i])
 		n.wsum.Add(int64(value * valueScale))
 		n.counts.Add(1<<32 - uint64(vl))
-		if i > 0 && t.node(w.path[i-1]).key.side != n.key.side {
-			value = -value
+		if i == 0 {
+			break
 		}
+		e := t.edges.at(w.edges[i-1])
+		q := n.q(n.value)
+		p := n.proven.Load()
+		if e.endsTurn() {
+			value, q, p = -value, -q, -p
+		}
+		e.q.Store(math.Float32bits(q))
+		if p != 0 {
+			e.proven.Store(p)
+		}
+		e.counts.Add(1<<32 - uint64(vl))
 	}
 }
 
@@ -249,56 +266,61 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 	t := sr.t
 	cfg := &sr.s.cfg
 	nv, nl := n.load()
-	visits := float32(nv + nl)
-	sqrtN := float32(math.Sqrt(float64(max(visits, 1))))
+	sqrtN := float32(math.Sqrt(float64(max(nv+nl, 1))))
+	cu := cfg.CPuct * sqrtN
 	fpu := n.q(n.value) - cfg.FPUReduction
-	side := n.key.side
-	var excluded [4]int64 // turn ends excluded as repetitions
+	edges := t.edges.slice(n.edges, n.nedges)
+	var priors []float32
+	if isRoot {
+		priors = sr.priors
+	}
+	var excluded [4]int // turn ends excluded as repetitions
 	nex := 0
 	for {
-		best := int64(-1)
+		best := -1
 		bestScore := float32(math.Inf(-1))
 		allLost := true
-		for i := range int64(n.nedges) {
-			ei := n.edges + i
-			e := t.edges.at(ei)
-			if nex > 0 && (ei == excluded[0] || (nex > 1 && contains(excluded[1:nex], ei))) {
-				allLost = false
-				continue
+	edgeLoop:
+		for i := range edges {
+			e := &edges[i]
+			for _, x := range excluded[:nex] {
+				if x == i {
+					allLost = false
+					continue edgeLoop
+				}
 			}
 			prior := e.prior
-			if isRoot && sr.priors != nil {
-				prior = sr.priors[i]
+			if priors != nil {
+				prior = priors[i]
 			}
 			q := fpu
 			var nc float32
-			if c := e.child.Load() - 1; c >= 0 {
-				cn := t.node(c)
-				sign := float32(1)
-				if cn.key.side != side {
-					sign = -1
+			ec := e.counts.Load()
+			ev, el := int32(ec>>32), int32(uint32(ec))
+			if ev+el == 0 && e.child.Load() == 0 && priors == nil {
+				// The first unvisited edge: it beats every unvisited edge after it.
+				allLost = false
+				if score := fpu + cu*prior; score > bestScore {
+					best = i
 				}
-				if p := cn.proven.Load(); p != 0 {
-					if float32(p)*sign > 0 {
-						// A proven win for the side to move here.
-						if !e.endsTurn() || !w.repeats(turn) {
-							n.proven.Store(1)
-							return ei
-						}
-						continue
-					}
-					continue
+				break
+			}
+			if p := e.proven.Load(); p != 0 {
+				if p > 0 && (!e.endsTurn() || !w.repeats(turn)) {
+					// A proven win for the side to move here.
+					n.proven.Store(1)
+					return n.edges + int64(i)
 				}
-				cv, cl := cn.load()
-				if cv+cl > 0 {
-					q = (sign*float32(float64(cn.wsum.Load())/valueScale) - float32(cl)) / float32(cv+cl)
-				}
-				nc = float32(cv + cl)
+				continue
+			}
+			if ev+el > 0 {
+				q = (math.Float32frombits(e.q.Load())*float32(ev) - float32(el)) / float32(ev+el)
+				nc = float32(ev + el)
 			}
 			allLost = false
-			score := q + cfg.CPuct*prior*sqrtN/(1+nc)
+			score := q + cu*prior/(1+nc)
 			if score > bestScore {
-				best, bestScore = ei, score
+				best, bestScore = i, score
 			}
 		}
 		if best < 0 {
@@ -307,8 +329,7 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 			}
 			return -1
 		}
-		e := t.edges.at(best)
-		if e.endsTurn() && w.repeats(turn) {
+		if edges[best].endsTurn() && w.repeats(turn) {
 			if nex == len(excluded) {
 				return -1
 			}
@@ -316,17 +337,8 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 			nex++
 			continue
 		}
-		return best
+		return n.edges + int64(best)
 	}
-}
-
-func contains(s []int64, v int64) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // repeats reports whether ending the turn now would make a third repetition,
@@ -353,7 +365,10 @@ func (w *worker) expand(n *node, turn *engine.Turn) float32 {
 	switch {
 	case turn.Used == 0 && turn.AtStart() && w.gameOver(turn, &value):
 		n.proven.Store(int32(value))
-	case w.goal.reachable(turn):
+	case turn.Used == 0 && w.goal.reachable(turn):
+		// Only turn starts are searched: a position inside a turn reaches the goal
+		// only if the start of its turn (already searched, or it would be proven
+		// and never expanded) does.
 		value = 1
 		n.proven.Store(1)
 	default:
@@ -375,17 +390,32 @@ func (w *worker) expand(n *node, turn *engine.Turn) float32 {
 			break
 		}
 		priors := w.priors(turn, canEnd)
-		for i, st := range w.steps {
-			e := sr.t.edges.at(first + int64(i))
-			e.step = st
+		if canEnd {
+			w.steps = append(w.steps, engine.Step{Piece: engine.NoPiece})
+		}
+		// Edges go in order of falling prior: an unvisited edge never scores above
+		// an unvisited edge before it, so selection can stop at the first one.
+		order := w.order[:0]
+		for i := range count {
+			// Insertion sort, stable: the lists are short and often nearly sorted.
+			j := len(order)
+			order = append(order, i)
+			for j > 0 && priors[order[j-1]] < priors[i] {
+				order[j] = order[j-1]
+				j--
+			}
+			order[j] = i
+		}
+		w.order = order
+		edges := sr.t.edges.slice(first, int32(count))
+		for k, i := range order {
+			e := &edges[k]
+			e.step = w.steps[i]
 			e.prior = priors[i]
 			e.child.Store(0)
-		}
-		if canEnd {
-			e := sr.t.edges.at(first + int64(len(w.steps)))
-			e.step = engine.Step{Piece: engine.NoPiece}
-			e.prior = priors[len(w.steps)]
-			e.child.Store(0)
+			e.counts.Store(0)
+			e.q.Store(0)
+			e.proven.Store(0)
 		}
 		n.edges, n.nedges = first, int32(count)
 		value = sr.s.eval.Evaluate(&turn.Pos)

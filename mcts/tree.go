@@ -41,20 +41,31 @@ func (a *arena[T]) alloc(n int) int64 {
 			return -1
 		}
 		if a.next.CompareAndSwap(cur, start+int64(n)) {
-			c := start >> chunkBits
-			if a.chunks[c].Load() == nil {
-				a.mu.Lock()
-				if a.chunks[c].Load() == nil {
-					a.chunks[c].Store(new([chunkSize]T))
-				}
-				a.mu.Unlock()
-			}
+			a.ensure(start >> chunkBits)
 			return start
 		}
 	}
 }
 
+// ensure makes chunk c if it does not exist yet.
+func (a *arena[T]) ensure(c int64) {
+	if a.chunks[c].Load() != nil {
+		return
+	}
+	a.mu.Lock()
+	if a.chunks[c].Load() == nil {
+		a.chunks[c].Store(new([chunkSize]T))
+	}
+	a.mu.Unlock()
+}
+
 func (a *arena[T]) at(i int64) *T { return &a.chunks[i>>chunkBits].Load()[i&(chunkSize-1)] }
+
+// slice returns the n elements from i, which alloc placed inside one chunk.
+func (a *arena[T]) slice(i int64, n int32) []T {
+	off := i & (chunkSize - 1)
+	return a.chunks[i>>chunkBits].Load()[off : off+int64(n)]
+}
 
 // used returns the number of elements handed out.
 func (a *arena[T]) used() int64 { return a.next.Load() }
@@ -95,7 +106,8 @@ type node struct {
 	edges  int64        // index of the first edge
 	nedges int32
 	value  float32 // the evaluation at expansion
-	key    stateKey
+	hash   uint64  // of the state; the state itself is in tree.keys
+	_      [16]byte // one node, one cache line
 }
 
 // visits returns the completed visits of n.
@@ -117,62 +129,82 @@ func (n *node) q(def float32) float32 {
 }
 
 // edge is an action of a node: a step, or ending the turn when step.Piece is NoPiece.
+// It caches what selection needs of its child, so that choosing among the actions
+// of a node reads its edges alone: the visits through the edge and the virtual
+// losses on it, and the child's mean value (shared by every path that transposes
+// into the child) as it stood when the edge was last taken.
 type edge struct {
-	step  engine.Step
-	prior float32
-	child atomic.Int64 // node index + 1, 0 until first taken
+	step   engine.Step
+	prior  float32
+	child  atomic.Int64  // node index + 1, 0 until first taken
+	counts atomic.Uint64 // visits << 32 | virtual losses
+	q      atomic.Uint32 // float32 bits: the child's value for the side to move here
+	proven atomic.Int32  // +1 the child is a proven win for the side to move here, -1 a loss
 }
 
 func (e *edge) endsTurn() bool { return e.step.Piece == engine.NoPiece }
 
 // tree is the shared search graph: nodes, edges and the transposition table.
 type tree struct {
-	nodes  *arena[node]
-	edges  *arena[edge]
-	shards [64]shard
-}
-
-type shard struct {
-	mu sync.Mutex
-	m  map[uint64]int64
+	nodes *arena[node]
+	keys  *arena[stateKey] // the exact state of each node, read only by find
+	edges *arena[edge]
+	// slots is a lock-free open-addressing table of node index + 1, probed
+	// linearly from the state's hash; it is never more than half full.
+	slots []atomic.Int64
+	mask  uint64
 }
 
 func newTree(maxNodes int) *tree {
-	t := &tree{nodes: newArena[node](maxNodes), edges: newArena[edge](maxNodes * 16)}
-	for i := range t.shards {
-		t.shards[i].m = make(map[uint64]int64)
+	n := 1
+	for n < 2*maxNodes {
+		n <<= 1
 	}
-	return t
+	return &tree{
+		nodes: newArena[node](maxNodes),
+		keys:  newArena[stateKey](maxNodes),
+		edges: newArena[edge](maxNodes * 16),
+		slots: make([]atomic.Int64, n),
+		mask:  uint64(n - 1),
+	}
 }
 
 func (t *tree) node(i int64) *node { return t.nodes.at(i) }
 
 // find returns the node of state k (hash h), creating it when absent; -1 when full.
 func (t *tree) find(k *stateKey, h uint64) int64 {
-	s := &t.shards[h>>58]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if i, ok := s.m[h]; ok {
-		if t.node(i).key == *k {
-			return i
+	created := int64(-1)
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		v := t.slots[i].Load()
+		if v == 0 {
+			if created < 0 {
+				created = t.newNode(k, h)
+				if created < 0 {
+					return -1
+				}
+			}
+			if t.slots[i].CompareAndSwap(0, created+1) {
+				return created
+			}
+			v = t.slots[i].Load() // another thread filled the slot first
 		}
-		// A 64-bit hash collision: the new state gets a node of its own outside the table.
-		return t.newNode(k)
+		n := t.node(v - 1)
+		if n.hash == h && *t.keys.at(v-1) == *k {
+			// Found (a node made here and not published is simply never used).
+			return v - 1
+		}
 	}
-	i := t.newNode(k)
-	if i >= 0 {
-		s.m[h] = i
-	}
-	return i
 }
 
-func (t *tree) newNode(k *stateKey) int64 {
+func (t *tree) newNode(k *stateKey, h uint64) int64 {
 	i := t.nodes.alloc(1)
 	if i < 0 {
 		return -1
 	}
 	n := t.node(i)
-	n.key = *k
+	t.keys.ensure(i >> chunkBits) // keys are indexed like nodes
+	*t.keys.at(i) = *k
+	n.hash = h
 	n.counts.Store(0)
 	n.wsum.Store(0)
 	n.proven.Store(0)
