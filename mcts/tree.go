@@ -105,8 +105,8 @@ type node struct {
 	proven atomic.Int32 // +1 a proven win for the side to move, -1 a proven loss
 	edges  int64        // index of the first edge
 	nedges int32
-	value  float32 // the evaluation at expansion
-	hash   uint64  // of the state; the state itself is in tree.keys
+	value  float32  // the evaluation at expansion
+	hash   uint64   // of the state; the state itself is in tree.keys
 	_      [16]byte // one node, one cache line
 }
 
@@ -189,7 +189,7 @@ func (t *tree) find(k *stateKey, h uint64) int64 {
 			v = t.slots[i].Load() // another thread filled the slot first
 		}
 		n := t.node(v - 1)
-		if n.hash == h && *t.keys.at(v-1) == *k {
+		if n.hash == h && *t.keys.at(v - 1) == *k {
 			// Found (a node made here and not published is simply never used).
 			return v - 1
 		}

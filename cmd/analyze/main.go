@@ -1,12 +1,15 @@
-// Command analyze inspects the engine's work: move counts and move generation
-// speed over position files, and replays of game archives checked against their
-// recorded results.
+// Command analyze inspects the engine's work and the search's: move counts and
+// move generation speed over position files, replays of game archives checked
+// against their recorded results, the best move of a position, and a turn by
+// turn evaluation of a recorded game.
 //
 // Usage:
 //
 //	analyze movecount [-list] FILE
 //	analyze bench [-runs N] [FILE]
 //	analyze replay FILE...
+//	analyze best -position 'g [64 squares]' [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-json]
+//	analyze game [-game ID] [-visits N] [-threads T] [-weights FILE] FILE
 //
 // Run "analyze VERB -h" for the flags of a verb.
 package main
@@ -29,6 +32,8 @@ func verbs() []verb {
 		{"movecount", "[-list] FILE", "Count the unique legal moves of each position in FILE (- for stdin).", movecountVerb},
 		{"bench", "[-runs N] [FILE]", "Time move generation over FILE (default: the embedded clueless32 positions).", benchVerb},
 		{"replay", "FILE...", "Replay game archive files and check each game against its recorded result.", replayVerb},
+		{"best", "-position 'g [64 squares]' [flags]", "Search a position and print the best move, its value, the principal variation and the top moves.", bestVerb},
+		{"game", "[flags] FILE", "Search every turn of a recorded game and print what each move played lost against the search's best.", gameVerb},
 	}
 }
 
@@ -63,13 +68,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { v.usage(fs) }
 	do := v.setup(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	rest, err := parseFlags(fs, args[1:])
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	err := do(env{stdin, stdout, stderr}, fs.Args())
+	err = do(env{stdin, stdout, stderr}, rest)
 	var ue usageError
 	var fe *fileError
 	switch {
