@@ -9,6 +9,18 @@ import (
 	"github.com/arimaalab/arimaalab/weights"
 )
 
+// selfPlayYAML is the default self-play configuration.
+//
+//go:embed selfplay.yaml
+var selfPlayYAML []byte
+
+// SelfPlayName names the embedded self-play configuration in errors.
+const SelfPlayName = "configs/selfplay.yaml"
+
+// SelfPlay returns the embedded default self-play configuration (YAML; the
+// selfplay package decodes it). Each call returns a new copy.
+func SelfPlay() []byte { return append([]byte(nil), selfPlayYAML...) }
+
 // gen0JSON is the hand-set generation-0 weights file.
 //
 //go:embed gen0.json

@@ -195,11 +195,12 @@ func TestSearchFindsGoal(t *testing.T) {
 
 func TestSearchLegalOnRandomPositions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	n := 300
+	n := 3000
 	if testing.Short() {
-		n = 50
+		n = 300
 	}
 	s := newTestSearcher(t, Config{Visits: 60, Seed: 3})
+	searched := 0
 	for i := 0; i < n; i++ {
 		p := randomPosition(rng)
 		if out := engine.EndOfTurn(&p, nil, nil); out.Over() {
@@ -213,10 +214,18 @@ func TestSearchLegalOnRandomPositions(t *testing.T) {
 		if err := tr.PlayMove(res.Move); err != nil {
 			t.Fatalf("position %d %s: move %q: %v", i, p.String(), res.Move, err)
 		}
+		if !res.Proven {
+			searched++
+		}
 	}
+	if searched < n/3 {
+		t.Fatalf("only %d of %d positions were searched: the generator tests little", searched, n)
+	}
+	t.Logf("%d of %d random positions searched, every move legal", searched, n)
 }
 
-// randomPosition places random pieces anywhere, keeping rabbits off their goal rank.
+// randomPosition places random pieces anywhere, rabbits no further than the
+// middle ranks (so that most positions need a real search).
 func randomPosition(rng *rand.Rand) engine.Position {
 	var p engine.Position
 	for c := range engine.Color(2) {
@@ -231,7 +240,7 @@ func randomPosition(rng *rand.Rand) engine.Position {
 					if p.At(sq) != engine.NoPiece || engine.Traps.Has(sq) {
 						continue
 					}
-					if t == engine.Rabbit && (c == engine.Gold && sq.Rank() == 7 || c == engine.Silver && sq.Rank() == 0) {
+					if t == engine.Rabbit && (c == engine.Gold && sq.Rank() > 4 || c == engine.Silver && sq.Rank() < 3) {
 						continue
 					}
 					p.Put(engine.MakePiece(c, t), sq)

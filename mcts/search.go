@@ -80,6 +80,20 @@ type worker struct {
 // move to play. hist is the game's history including pos (nil for none): moves
 // that would make a third repetition are never chosen.
 func (s *Searcher) Search(ctx context.Context, pos engine.Position, hist *engine.History) (*Result, error) {
+	return s.SearchWith(ctx, pos, hist, Override{})
+}
+
+// Override changes settings for one search.
+type Override struct {
+	// Visits replaces Config.Visits when positive.
+	Visits int
+	// NoNoise leaves out the root Dirichlet noise.
+	NoNoise bool
+}
+
+// SearchWith is Search with some settings overridden for this search only, as
+// self-play needs for playout-cap randomization (cheap searches without noise).
+func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *engine.History, o Override) (*Result, error) {
 	start := time.Now()
 	rootTurn := engine.NewTurn(pos)
 	if out := engine.EndOfTurn(&pos, hist, nil); out.Over() {
@@ -106,6 +120,9 @@ func (s *Searcher) Search(ctx context.Context, pos engine.Position, hist *engine
 	if s.cfg.Visits > 0 {
 		sr.limit = int64(s.cfg.Visits)
 	}
+	if o.Visits > 0 {
+		sr.limit = int64(o.Visits)
+	}
 	if s.cfg.Time > 0 {
 		sr.deadline = start.Add(s.cfg.Time)
 	}
@@ -120,7 +137,7 @@ func (s *Searcher) Search(ctx context.Context, pos engine.Position, hist *engine
 	if root.nedges == 0 {
 		return nil, ErrGameOver
 	}
-	if s.cfg.DirichletAlpha > 0 {
+	if s.cfg.DirichletAlpha > 0 && !o.NoNoise {
 		sr.priors = s.noisyPriors(root)
 	}
 	var wg sync.WaitGroup
