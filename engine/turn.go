@@ -14,9 +14,10 @@ const MaxSteps = 4
 //
 // A Turn is a value: copy it to explore alternatives.
 type Turn struct {
-	Pos   Position
-	start [12]Bitboard
-	Used  int8
+	Pos       Position
+	start     [12]Bitboard
+	startHash uint64
+	Used      int8
 	// pushTo is the square a pusher must step into next, or NoSquare.
 	pushTo   Square
 	pushType PieceType
@@ -27,7 +28,7 @@ type Turn struct {
 
 // NewTurn starts a turn from p for p.Side.
 func NewTurn(p Position) Turn {
-	return Turn{Pos: p, start: p.Bits, pushTo: NoSquare, pullFrom: NoSquare}
+	return Turn{Pos: p, start: p.Bits, startHash: p.Hash, pushTo: NoSquare, pullFrom: NoSquare}
 }
 
 // Start returns the board the turn started from, with its side to move.
@@ -251,6 +252,12 @@ func (t *Turn) End() Position {
 	p.SetSide(p.Side.Other())
 	return p
 }
+
+// StartBits returns the boards the turn started from.
+func (t *Turn) StartBits() [12]Bitboard { return t.start }
+
+// StartHash returns the hash of the position the turn started from.
+func (t *Turn) StartHash() uint64 { return t.startHash }
 
 // AtStart reports whether the board is the one the turn started from (so the turn
 // may not end here).

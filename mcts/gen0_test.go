@@ -117,3 +117,46 @@ func TestBeatsRandomMover(t *testing.T) {
 		t.Logf("game %d: search as %s: %v at turn %s", game, searchSide.Name(), out, g.Label())
 	}
 }
+
+// TestSelfPlayReuseLegal plays the searcher against itself, one tree for both
+// sides kept across turns, and checks every move with engine.Game. (States of
+// different turns once shared nodes, and a move back to the turn's start board
+// was offered.)
+func TestSelfPlayReuseLegal(t *testing.T) {
+	ev := gen0(t)
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	for game := range games {
+		s, err := New(Config{Visits: 64, Seed: uint64(game), DirichletAlpha: 0.3, Temperature: 1}, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := engine.NewGame()
+		for c := range 2 {
+			if err := g.PlaySetup(standardSetup[c]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for !g.Outcome().Over() && g.TurnNumber() < 120 {
+			o := Override{}
+			if g.TurnNumber()%4 == 0 {
+				o.Visits = 300
+			}
+			res, err := s.SearchWith(context.Background(), g.Position(), g.History(), o)
+			if err != nil {
+				t.Fatalf("game %d turn %s: %v", game, g.Label(), err)
+			}
+			for _, m := range res.Top {
+				tr := engine.NewTurn(g.Position())
+				if err := tr.PlayMove(m.Move); err != nil {
+					t.Fatalf("game %d turn %s: listed move %q: %v", game, g.Label(), m.Move, err)
+				}
+			}
+			if err := g.Play(res.Move); err != nil {
+				t.Fatalf("game %d turn %s: move %q: %v", game, g.Label(), res.Move, err)
+			}
+		}
+	}
+}

@@ -71,21 +71,21 @@ func (a *arena[T]) slice(i int64, n int32) []T {
 func (a *arena[T]) used() int64 { return a.next.Load() }
 
 // stateKey identifies a node exactly: the board, the side to move, the state of
-// the turn (steps used, push or pull in progress) and whether the board is still
-// the one the turn started from.
+// the turn (steps used, push or pull in progress) and the board the turn started
+// from. The start matters: whether ending the turn is allowed (the board must
+// have changed) depends on it, for the node and for every node after it in the
+// turn, so states of different turns are different nodes.
 type stateKey struct {
-	bits    [12]engine.Bitboard
-	state   uint32
-	side    engine.Color
-	atStart bool
+	bits  [12]engine.Bitboard
+	start [12]engine.Bitboard
+	state uint32
+	side  engine.Color
 }
 
 func keyOf(t *engine.Turn) (stateKey, uint64) {
-	k := stateKey{bits: t.Pos.Bits, state: t.StateKey(), side: t.Pos.Side, atStart: t.AtStart()}
-	h := t.Pos.Hash ^ (uint64(k.state)+1)*0x9E3779B97F4A7C15
-	if k.atStart {
-		h ^= 0xD6E8FEB86659FD93
-	}
+	k := stateKey{bits: t.Pos.Bits, start: t.StartBits(), state: t.StateKey(), side: t.Pos.Side}
+	s := t.StartHash()
+	h := t.Pos.Hash ^ (s<<23 | s>>41) ^ (uint64(k.state)+1)*0x9E3779B97F4A7C15
 	return k, h
 }
 

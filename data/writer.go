@@ -1,0 +1,376 @@
+package data
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+)
+
+// PolicyEntry is a move of a search's root and the visits it got.
+type PolicyEntry struct {
+	Move   string
+	Visits uint32
+}
+
+// Row is one turn played: a row of the dataset. See the package documentation
+// for the meaning of each field.
+type Row struct {
+	GameID      uint64
+	Turn        uint16
+	Side        uint8
+	Board       [BoardLen]uint64
+	Features    []float32 // len(Meta.FeatureNames) values
+	Move        string
+	RootValue   float32
+	Visits      uint32
+	Policy      []PolicyEntry
+	Result      int8
+	PliesLeft   uint16
+	Termination string // one of Terminations()
+	FullSearch  bool
+}
+
+// Compression is the compression of the record batches of a file.
+type Compression string
+
+// The compressions. LZ4 (LZ4 frames) is the default: fast to write and read.
+const (
+	LZ4  Compression = "lz4"
+	Zstd Compression = "zstd"
+	None Compression = "none"
+)
+
+// DefaultBatchRows is the number of rows of a record batch unless told otherwise.
+const DefaultBatchRows = 4096
+
+// WriterOptions are the settings of a Writer. The zero value gives LZ4 and
+// DefaultBatchRows.
+type WriterOptions struct {
+	Compression Compression // "" means LZ4
+	BatchRows   int         // rows per record batch; 0 means DefaultBatchRows
+}
+
+// Writer writes one shard: rows buffered into record batches of an Arrow IPC
+// file written to PATH.tmp, renamed to PATH by Close. A Writer is not safe for
+// concurrent use.
+type Writer struct {
+	path, tmp string
+	f         *os.File
+	bw        *posWriter
+	fw        *ipc.FileWriter
+	schema    *arrow.Schema
+	nfeat     int
+	batchRows int
+
+	gameID       *array.Uint64Builder
+	turn         *array.Uint16Builder
+	side         *array.Uint8Builder
+	board        *array.FixedSizeListBuilder
+	boardVals    *array.Uint64Builder
+	feats        *array.FixedSizeListBuilder
+	featVals     *array.Float32Builder
+	move         *array.StringBuilder
+	rootValue    *array.Float32Builder
+	visits       *array.Uint32Builder
+	policy       *array.ListBuilder
+	policyEntry  *array.StructBuilder
+	policyMove   *array.StringBuilder
+	policyVisits *array.Uint32Builder
+	result       *array.Int8Builder
+	pliesLeft    *array.Uint16Builder
+	term         *array.Int8Builder
+	full         *array.BooleanBuilder
+	builders     []array.Builder
+	dict         arrow.Array // the termination dictionary, the same for every batch
+
+	// sizes of the last batch, to reserve as much for the next
+	moveBytes, policyBytes, policyEntries int
+
+	pending int   // rows in the builders
+	rows    int64 // rows written, pending included
+	done    bool  // closed or aborted
+	err     error // the first write error: the file is then unusable
+}
+
+// Create starts writing the shard path with the metadata meta: it creates the
+// directories of path and the file path+".tmp" (replacing a stale one). Call
+// Close to finish the file, or Abort to give it up.
+func Create(path string, meta Meta, opt WriterOptions) (*Writer, error) {
+	md, err := meta.metadata()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var ipcOpt []ipc.Option
+	switch opt.Compression {
+	case "", LZ4:
+		ipcOpt = append(ipcOpt, ipc.WithLZ4())
+	case Zstd:
+		ipcOpt = append(ipcOpt, ipc.WithZstd())
+	case None:
+	default:
+		return nil, fmt.Errorf("%s: unknown compression %q (want lz4, zstd or none)", path, opt.Compression)
+	}
+	if opt.BatchRows < 0 {
+		return nil, fmt.Errorf("%s: negative batch size %d", path, opt.BatchRows)
+	}
+	if opt.BatchRows == 0 {
+		opt.BatchRows = DefaultBatchRows
+	}
+	nfeat := len(meta.FeatureNames)
+	schema := arrow.NewSchema(fields(nfeat), &md)
+	mem := &bufferPool{}
+	ipcOpt = append(ipcOpt, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return nil, err
+	}
+	bw := &posWriter{w: bufio.NewWriterSize(f, 1<<20)}
+	fw, err := ipc.NewFileWriter(bw, ipcOpt...)
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return nil, fmt.Errorf("%s: %w", tmp, err)
+	}
+
+	w := &Writer{path: path, tmp: tmp, f: f, bw: bw, fw: fw, schema: schema, nfeat: nfeat, batchRows: opt.BatchRows}
+	w.gameID = array.NewUint64Builder(mem)
+	w.turn = array.NewUint16Builder(mem)
+	w.side = array.NewUint8Builder(mem)
+	w.board = array.NewFixedSizeListBuilder(mem, BoardLen, arrow.PrimitiveTypes.Uint64)
+	w.boardVals = w.board.ValueBuilder().(*array.Uint64Builder)
+	w.feats = array.NewFixedSizeListBuilder(mem, int32(nfeat), arrow.PrimitiveTypes.Float32)
+	w.featVals = w.feats.ValueBuilder().(*array.Float32Builder)
+	w.move = array.NewStringBuilder(mem)
+	w.rootValue = array.NewFloat32Builder(mem)
+	w.visits = array.NewUint32Builder(mem)
+	w.policy = array.NewListBuilder(mem, policyType())
+	w.policyEntry = w.policy.ValueBuilder().(*array.StructBuilder)
+	w.policyMove = w.policyEntry.FieldBuilder(0).(*array.StringBuilder)
+	w.policyVisits = w.policyEntry.FieldBuilder(1).(*array.Uint32Builder)
+	w.result = array.NewInt8Builder(mem)
+	w.pliesLeft = array.NewUint16Builder(mem)
+	w.term = array.NewInt8Builder(mem)
+	w.full = array.NewBooleanBuilder(mem)
+	// In the order of the schema; the termination builder makes the indices.
+	w.builders = []array.Builder{w.gameID, w.turn, w.side, w.board, w.feats, w.move, w.rootValue,
+		w.visits, w.policy, w.result, w.pliesLeft, w.term, w.full}
+
+	db := array.NewStringBuilder(mem)
+	defer db.Release()
+	t := terminations()
+	db.AppendValues(t[:], nil)
+	w.dict = db.NewArray()
+	w.reserve()
+	return w, nil
+}
+
+// reserve makes room for a batch in the builders: batchRows rows, and strings
+// and policy entries as many as in the last batch.
+func (w *Writer) reserve() {
+	n := w.batchRows
+	for _, b := range w.builders {
+		b.Reserve(n)
+	}
+	w.boardVals.Reserve(n * BoardLen)
+	w.featVals.Reserve(n * w.nfeat)
+	w.move.ReserveData(w.moveBytes + w.moveBytes/8)
+	w.policyEntry.Reserve(w.policyEntries + w.policyEntries/8)
+	w.policyMove.Reserve(w.policyEntries + w.policyEntries/8)
+	w.policyVisits.Reserve(w.policyEntries + w.policyEntries/8)
+	w.policyMove.ReserveData(w.policyBytes + w.policyBytes/8)
+}
+
+// Rows returns the number of rows written so far.
+func (w *Writer) Rows() int64 { return w.rows }
+
+// Path returns the final path of the shard (without .tmp).
+func (w *Writer) Path() string { return w.path }
+
+// Write adds the row r. It checks that r has one feature per feature name and a
+// known termination. Rows go to the file a record batch at a time.
+func (w *Writer) Write(r *Row) error {
+	if w.done {
+		return fmt.Errorf("%s: write after close", w.tmp)
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if len(r.Features) != w.nfeat {
+		return fmt.Errorf("%s: row of game %d turn %d has %d features, want %d", w.tmp, r.GameID, r.Turn, len(r.Features), w.nfeat)
+	}
+	ti := terminationIndex(r.Termination)
+	if ti < 0 {
+		return fmt.Errorf("%s: row of game %d turn %d: unknown termination %q", w.tmp, r.GameID, r.Turn, r.Termination)
+	}
+	w.gameID.UnsafeAppend(r.GameID)
+	w.turn.UnsafeAppend(r.Turn)
+	w.side.UnsafeAppend(r.Side)
+	w.board.Append(true)
+	w.boardVals.AppendValues(r.Board[:], nil)
+	w.feats.Append(true)
+	w.featVals.AppendValues(r.Features, nil)
+	w.move.Append(r.Move)
+	w.rootValue.UnsafeAppend(r.RootValue)
+	w.visits.UnsafeAppend(r.Visits)
+	w.policy.Append(true)
+	for i := range r.Policy {
+		w.policyEntry.Append(true)
+		w.policyMove.Append(r.Policy[i].Move)
+		w.policyVisits.Append(r.Policy[i].Visits)
+	}
+	w.result.UnsafeAppend(r.Result)
+	w.pliesLeft.UnsafeAppend(r.PliesLeft)
+	w.term.UnsafeAppend(int8(ti))
+	w.full.UnsafeAppend(r.FullSearch)
+	w.pending++
+	w.rows++
+	if w.pending >= w.batchRows {
+		return w.flush()
+	}
+	return nil
+}
+
+// flush writes the pending rows as a record batch.
+func (w *Writer) flush() error {
+	if w.pending == 0 {
+		return nil
+	}
+	w.moveBytes = w.move.DataLen()
+	w.policyBytes = w.policyMove.DataLen()
+	w.policyEntries = w.policyMove.Len()
+	cols := make([]arrow.Array, NumCols)
+	for i, b := range w.builders {
+		cols[i] = b.NewArray()
+	}
+	idx := cols[ColTermination]
+	cols[ColTermination] = array.NewDictionaryArray(terminationType(), idx, w.dict)
+	idx.Release()
+	rec := array.NewRecord(w.schema, cols, int64(w.pending))
+	for _, c := range cols {
+		c.Release()
+	}
+	err := w.fw.Write(rec)
+	rec.Release()
+	w.pending = 0
+	if err != nil {
+		w.err = fmt.Errorf("%s: %w", w.tmp, err)
+		return w.err
+	}
+	w.reserve()
+	return nil
+}
+
+// Close writes the pending rows and the file's footer, syncs the file to disk
+// and renames it from PATH.tmp to PATH, then syncs the directory. After an error
+// the .tmp file is removed. Closing a closed Writer does nothing.
+func (w *Writer) Close() error {
+	if w.done {
+		return nil
+	}
+	err := w.finish()
+	if err != nil {
+		w.f.Close()
+		os.Remove(w.tmp)
+		return err
+	}
+	if err := os.Rename(w.tmp, w.path); err != nil {
+		os.Remove(w.tmp)
+		return err
+	}
+	if err := syncDir(filepath.Dir(w.path)); err != nil {
+		return fmt.Errorf("%s: %w", w.path, err)
+	}
+	return nil
+}
+
+// finish flushes everything to the .tmp file, syncs and closes it.
+func (w *Writer) finish() error {
+	defer w.release()
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.fw.Close(); err != nil {
+		return fmt.Errorf("%s: %w", w.tmp, err)
+	}
+	if err := w.bw.w.Flush(); err != nil {
+		return err // an *os.PathError naming the file
+	}
+	if err := w.f.Sync(); err != nil {
+		return err
+	}
+	if err := w.f.Close(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Abort gives up the shard: it closes and removes the .tmp file. Aborting a
+// closed Writer does nothing.
+func (w *Writer) Abort() error {
+	if w.done {
+		return nil
+	}
+	w.release()
+	w.f.Close()
+	if err := os.Remove(w.tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// release frees the builders and marks w done.
+func (w *Writer) release() {
+	w.done = true
+	for _, b := range w.builders {
+		b.Release()
+	}
+	w.dict.Release()
+}
+
+// syncDir syncs the directory dir, so that a rename in it is durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// posWriter is a buffered writer that knows its position, for ipc.FileWriter,
+// which needs an io.WriteSeeker but only asks for the current position.
+type posWriter struct {
+	w   *bufio.Writer
+	pos int64
+}
+
+func (p *posWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.pos += int64(n)
+	return n, err
+}
+
+func (p *posWriter) Seek(offset int64, whence int) (int64, error) {
+	if offset != 0 || whence != io.SeekCurrent {
+		return p.pos, errors.New("the shard writer can only tell its position")
+	}
+	return p.pos, nil
+}

@@ -1,0 +1,155 @@
+package selfplay
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/features"
+	"github.com/arimaalab/arimaalab/mcts"
+)
+
+// nopEval is an evaluator for checking settings.
+type nopEval struct{}
+
+func (nopEval) Evaluate(*engine.Position) float32 { return 0 }
+
+// played is one finished game: its rows, its record and how it ended.
+type played struct {
+	index   int
+	id      uint64
+	rows    []data.Row
+	record  engine.Record
+	outcome engine.Outcome // Reason MaxTurns when adjudicated
+}
+
+// gameID makes a game id unique across the shards and games of a run: 24 bits
+// drawn from the run seed, then 20 bits of shard and 20 bits of game index.
+func gameID(seed uint64, shard, index int) uint64 {
+	h := seed*0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03
+	h ^= h >> 29
+	return (h&0xFFFFFF)<<40 | uint64(shard)<<20 | uint64(index)
+}
+
+// temperature returns the move temperature after k turns of a game.
+func (c *Config) temperature(k int) float64 {
+	if k >= c.TemperatureCutoff {
+		return 0
+	}
+	return c.TemperatureEnd + (c.TemperatureStart-c.TemperatureEnd)*math.Pow(0.5, float64(k)/c.TemperatureHalfLife)
+}
+
+// pickMove chooses among the searched moves: the most visited at temperature 0,
+// else one drawn in proportion to visits^(1/t).
+func pickMove(rng *rand.Rand, res *mcts.Result, t float64) string {
+	if t <= 0 || len(res.Top) < 2 {
+		return res.Move
+	}
+	w := make([]float64, len(res.Top))
+	var sum float64
+	for i, m := range res.Top {
+		w[i] = math.Pow(float64(m.Visits), 1/t)
+		sum += w[i]
+	}
+	if sum == 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
+		return res.Move
+	}
+	x := rng.Float64() * sum
+	for i := range w {
+		x -= w[i]
+		if x < 0 {
+			return res.Top[i].Move
+		}
+	}
+	return res.Top[len(w)-1].Move
+}
+
+// playGame plays game index of shard with the evaluator ev. Everything random
+// comes from the run seed, the shard and the index, so a game is the same
+// whichever worker plays it.
+func playGame(ctx context.Context, c *Config, ev mcts.Evaluator, seed uint64, shard, index int) (*played, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(shard)<<32|uint64(index)))
+	id := gameID(seed, shard, index)
+	g := engine.NewGame()
+	for side := range engine.Color(2) {
+		if err := g.Setup(side, drawSetup(rng, side, c.RandomSetupShare, c.SetupSwaps)); err != nil {
+			return nil, fmt.Errorf("game %d: setup: %w", id, err)
+		}
+	}
+	sc := c.Search
+	sc.Seed = rng.Uint64()
+	sc.Temperature = 0 // self-play draws the move itself, per turn
+	s, err := mcts.New(sc, ev)
+	if err != nil {
+		return nil, err
+	}
+	p := &played{index: index, id: id}
+	for !g.Outcome().Over() && g.TurnNumber() <= c.MaxTurns {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pos := g.Position()
+		full := rng.Float64() < c.FullShare
+		o := mcts.Override{}
+		if !full {
+			o = mcts.Override{Visits: c.CheapVisits, NoNoise: true}
+		}
+		res, err := s.SearchWith(ctx, pos, g.History(), o)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("game %d turn %s: %w", id, g.Label(), err)
+		}
+		move := pickMove(rng, res, c.temperature(len(p.rows)))
+		row := data.Row{
+			GameID:     id,
+			Turn:       uint16(g.TurnNumber()),
+			Side:       uint8(pos.Side),
+			Features:   make([]float32, features.N),
+			Move:       move,
+			RootValue:  res.Value,
+			Visits:     uint32(res.Simulations),
+			FullSearch: full,
+		}
+		for i, b := range pos.Bits {
+			row.Board[i] = uint64(b)
+		}
+		features.Extract(&pos, row.Features)
+		for _, m := range res.Top {
+			row.Policy = append(row.Policy, data.PolicyEntry{Move: m.Move, Visits: m.Visits})
+		}
+		if err := g.Play(move); err != nil {
+			return nil, fmt.Errorf("game %d turn %s: the search chose %q: %w", id, g.Label(), move, err)
+		}
+		p.rows = append(p.rows, row)
+	}
+	p.outcome = g.Outcome()
+	if !p.outcome.Over() {
+		p.outcome = engine.Outcome{Reason: engine.MaxTurns}
+	}
+	n := len(p.rows)
+	for i := range p.rows {
+		r := &p.rows[i]
+		r.PliesLeft = uint16(n - i)
+		r.Termination = p.outcome.Reason.String()
+		switch {
+		case p.outcome.Reason == engine.MaxTurns:
+			r.Result = 0
+		case engine.Color(r.Side) == p.outcome.Winner:
+			r.Result = 1
+		default:
+			r.Result = -1
+		}
+	}
+	p.record = g.Record(strconv.FormatUint(id, 10))
+	p.record.SetField("event", "arimaalab self-play")
+	if p.outcome.Reason == engine.MaxTurns {
+		p.record.SetField("event", "arimaalab self-play, stopped at max-turns")
+	}
+	return p, nil
+}

@@ -1,0 +1,344 @@
+package selfplay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/features"
+	"github.com/arimaalab/arimaalab/weights"
+)
+
+// Options says what to play and where to write it.
+type Options struct {
+	// Out is the directory of the shards (created if needed).
+	Out string
+	// Seed is the run seed: the same seed, shard and config give the same bytes.
+	Seed uint64
+	// Games is the number of games of the whole run (0: the config's games).
+	Games int
+	// Shards is the number of shards the run is split into (0: games / games_per_shard, rounded up).
+	Shards int
+	// Shard is the one shard to play, or -1 for all of them.
+	Shard int
+	// Workers is the number of games played at once (0: the config's workers, or one per core).
+	Workers int
+	// Weights is the evaluation the players use.
+	Weights *weights.Weights
+	// Progress, when set, is called after each game.
+	Progress func(Progress)
+	// Log receives one line per shard (nil: slog's default logger).
+	Log *slog.Logger
+}
+
+// Progress reports a finished game.
+type Progress struct {
+	Shard      int
+	GamesDone  int // of the shards this call plays
+	GamesTotal int
+	Turns      int64
+}
+
+// Summary totals what a run played.
+type Summary struct {
+	Shards        int            `json:"shards"`
+	ShardsSkipped int            `json:"shards_skipped"`
+	Games         int            `json:"games"`
+	Rows          int64          `json:"rows"`
+	GoldWins      int            `json:"gold_wins"`
+	SilverWins    int            `json:"silver_wins"`
+	Unfinished    int            `json:"unfinished"`
+	Terminations  map[string]int `json:"terminations"`
+	Elapsed       time.Duration  `json:"elapsed"`
+}
+
+// MeanLength returns the mean game length in turns.
+func (s *Summary) MeanLength() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return float64(s.Rows) / float64(s.Games)
+}
+
+// ShardPath returns the Arrow file of shard i in dir.
+func ShardPath(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("shard-%05d.arrow", i))
+}
+
+// GamesPath returns the game records file beside shard i in dir.
+func GamesPath(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("shard-%05d.games.txt", i))
+}
+
+// Plan returns the number of games and shards of a run, and the game indices
+// [lo, hi) of each shard.
+func Plan(c Config, games, shards int) (total, n int, rangeOf func(i int) (lo, hi int)) {
+	total = games
+	if total == 0 {
+		total = c.Games
+	}
+	n = shards
+	if n == 0 {
+		n = max(1, (total+c.GamesPerShard-1)/c.GamesPerShard)
+	}
+	return total, n, func(i int) (int, int) { return i * total / n, (i + 1) * total / n }
+}
+
+// Run plays the shards that opt selects and writes each as an Arrow file with
+// its game records. A shard whose Arrow file exists is finished and skipped.
+// A shard is written to temporary files renamed when complete; when ctx is
+// cancelled the open shard is discarded and Run returns ctx's error.
+func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
+	start := time.Now()
+	if opt.Weights == nil {
+		return nil, errors.New("selfplay: no weights")
+	}
+	ev, err := weights.NewLinear(opt.Weights)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	total, n, rangeOf := Plan(c, opt.Games, opt.Shards)
+	if opt.Shard < -1 || opt.Shard >= n {
+		return nil, fmt.Errorf("selfplay: shard %d: the run has shards 0 to %d", opt.Shard, n-1)
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	log := opt.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	workers := opt.Workers
+	if workers == 0 {
+		workers = c.Workers
+	}
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	shards := []int{opt.Shard}
+	if opt.Shard < 0 {
+		shards = shards[:0]
+		for i := range n {
+			shards = append(shards, i)
+		}
+	}
+	sum := &Summary{Terminations: map[string]int{}}
+	var todo []int
+	gamesTotal := 0
+	for _, i := range shards {
+		if _, err := os.Stat(ShardPath(opt.Out, i)); err == nil {
+			sum.ShardsSkipped++
+			continue
+		}
+		todo = append(todo, i)
+		lo, hi := rangeOf(i)
+		gamesTotal += hi - lo
+	}
+	meta, err := runMeta(c, opt, total, n)
+	if err != nil {
+		return nil, err
+	}
+	done := 0
+	var turns int64
+	for _, i := range todo {
+		lo, hi := rangeOf(i)
+		// A run killed before left temporary files of this shard: drop them.
+		for _, p := range []string{ShardPath(opt.Out, i) + ".tmp", GamesPath(opt.Out, i) + ".tmp"} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return sum, fmt.Errorf("selfplay: %w", err)
+			}
+		}
+		m := meta
+		m.Shard = i
+		err := playShard(ctx, c, opt, m, ev, i, lo, hi, workers, func(p *played) {
+			done++
+			turns += int64(len(p.rows))
+			sum.add(p)
+			if opt.Progress != nil {
+				opt.Progress(Progress{Shard: i, GamesDone: done, GamesTotal: gamesTotal, Turns: turns})
+			}
+		})
+		if err != nil {
+			sum.Elapsed = time.Since(start)
+			return sum, err
+		}
+		sum.Shards++
+		log.Info("shard written", "shard", i, "games", hi-lo, "path", ShardPath(opt.Out, i))
+	}
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+func (s *Summary) add(p *played) {
+	s.Games++
+	s.Rows += int64(len(p.rows))
+	s.Terminations[p.outcome.Reason.String()]++
+	switch {
+	case p.outcome.Reason == engine.MaxTurns:
+		s.Unfinished++
+	case p.outcome.Winner == engine.Gold:
+		s.GoldWins++
+	default:
+		s.SilverWins++
+	}
+}
+
+// runMeta builds the schema metadata shared by the run's shards.
+func runMeta(c Config, opt Options, total, n int) (data.Meta, error) {
+	search, err := json.Marshal(struct {
+		Search      any     `json:"search"`
+		CheapVisits int     `json:"cheap_visits"`
+		FullShare   float64 `json:"full_share"`
+		MaxTurns    int     `json:"max_turns"`
+	}{c.Search, c.CheapVisits, c.FullShare, c.MaxTurns})
+	if err != nil {
+		return data.Meta{}, fmt.Errorf("selfplay: %w", err)
+	}
+	cfg, err := json.Marshal(c)
+	if err != nil {
+		return data.Meta{}, fmt.Errorf("selfplay: %w", err)
+	}
+	return data.Meta{
+		FeatureNames:      features.Names(),
+		FeatureVersion:    features.Version(),
+		WeightsGeneration: opt.Weights.Generation,
+		WeightsHash:       opt.Weights.Hash(),
+		Search:            string(search),
+		EngineVersion:     engine.Version,
+		RunSeed:           opt.Seed,
+		Extra: map[string]string{
+			"arimaalab.games":  strconv.Itoa(total),
+			"arimaalab.shards": strconv.Itoa(n),
+			"arimaalab.config": string(cfg),
+		},
+	}, nil
+}
+
+// playShard plays games [lo, hi) on workers and writes them in game order.
+func playShard(ctx context.Context, c Config, opt Options, meta data.Meta, ev interface {
+	Evaluate(*engine.Position) float32
+}, shard, lo, hi, workers int, onGame func(*played)) (err error) {
+	w, err := data.Create(ShardPath(opt.Out, shard), meta, data.WriterOptions{Compression: c.Compression})
+	if err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			w.Abort()
+		}
+	}()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	indices := make(chan int)
+	results := make(chan *played)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for range min(workers, hi-lo) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for idx := range indices {
+				p, err := playGame(ctx, &c, ev, opt.Seed, shard, idx)
+				if err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+				select {
+				case results <- p:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(indices)
+		for i := lo; i < hi; i++ {
+			select {
+			case indices <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	// Write the games in index order, whatever order they finish in.
+	pending := map[int]*played{}
+	next := lo
+	var recs []engine.Record
+	for p := range results {
+		pending[p.index] = p
+		for q, ok := pending[next]; ok; q, ok = pending[next] {
+			delete(pending, next)
+			next++
+			for i := range q.rows {
+				if err := w.Write(&q.rows[i]); err != nil {
+					cancel()
+					return fmt.Errorf("selfplay: %w", err)
+				}
+			}
+			recs = append(recs, q.record)
+			onGame(q)
+		}
+	}
+	select {
+	case err := <-errs:
+		return err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if next != hi {
+		return fmt.Errorf("selfplay: shard %d: %d of %d games played", shard, next-lo, hi-lo)
+	}
+	if err := writeRecords(GamesPath(opt.Out, shard), recs); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	return nil
+}
+
+// writeRecords writes the games in the archive format, through a temporary file.
+func writeRecords(path string, recs []engine.Record) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	if err := engine.WriteArchive(f, recs); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("selfplay: %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	return nil
+}
