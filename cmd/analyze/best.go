@@ -19,7 +19,7 @@ const bestVisits = 20000
 // bestVerb searches one position and prints the best move, its value and the
 // search's statistics.
 func bestVerb(fs *flag.FlagSet) func(env, []string) error {
-	position := fs.String("position", "", "the position to search, in the AEI form `'g [64 squares a8..h1]'` (required)")
+	position := fs.String("position", "", "the position to search, `POS` in the AEI form 'g [64 squares a8..h1]' (required)")
 	sf := defineSearchFlags(fs, bestVisits, true)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	return func(e env, args []string) error {

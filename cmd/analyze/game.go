@@ -95,7 +95,7 @@ type turnEval struct {
 	side   engine.Color // the side that played the move
 	played string       // the move played
 	best   string       // the search's best move
-	value  float32      // the value of the best move, for side
+	value  float32      // the value before the move (of the best move), for side
 	after  float32      // the value after the move played, for side
 	loss   float32      // value - after
 }
@@ -108,11 +108,12 @@ type turnEval struct {
 // subtree carries over. After the last move the value comes from the rules when
 // the game is over, else from one more search.
 //
-// The value of the best move is its value in the search's Top list (the value of
-// the chosen move, for the side to move), and the value after the move played is
-// minus the value of the search of the position after it. The two are the same
-// kind of estimate, so a move equal to the best one loses about 0; a loss can be
-// slightly negative when the longer look after the move found it better.
+// The value before the move, which stands for the value of the best move, is the
+// search's value of the position for the side to move (Result.Value); the value
+// after the move played is minus the search's value of the position after it.
+// Each is the search's value of a position, so a move equal to the best one loses
+// about 0; a loss can be slightly negative, as the root's value averages in the
+// replies it tried and the longer look after the move may find it better.
 func analyseGame(e env, s *mcts.Searcher, rec engine.Record, full *engine.Game, wdesc string) error {
 	moves := full.Moves()
 	searches := len(moves)
@@ -162,9 +163,6 @@ func analyseGame(e env, s *mcts.Searcher, rec engine.Record, full *engine.Game, 
 			}
 		}
 		ev := turnEval{label: g.Label(), side: g.Side(), played: move, best: prev.Move, value: prev.Value}
-		if len(prev.Top) > 0 {
-			ev.value = prev.Top[0].Value
-		}
 		if err := g.Play(move); err != nil {
 			return fmt.Errorf("%s, turn %s: %w", rec.Label(), label, err)
 		}

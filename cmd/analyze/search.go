@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/arimaalab/arimaalab/configs"
@@ -13,18 +16,25 @@ import (
 
 // searchFlags are the search settings shared by the verbs that search.
 type searchFlags struct {
-	visits  *int
-	time    *time.Duration // nil when the verb has no -time
-	threads *int
-	seed    *uint64 // nil when the verb has no -seed
-	weights *string
+	defVisits int // the simulations when neither -visits nor -time is given
+	visits    *int
+	time      *time.Duration // nil when the verb has no -time
+	threads   *int
+	seed      *uint64 // nil when the verb has no -seed
+	weights   *string
 }
 
 // defineSearchFlags defines -visits (default visits), -threads and -weights on
-// fs, and -time and -seed when withTime is set.
+// fs, and -time and -seed when withTime is set; then -visits has no default of
+// its own, as -time alone means no limit on simulations.
 func defineSearchFlags(fs *flag.FlagSet, visits int, withTime bool) *searchFlags {
-	sf := &searchFlags{}
-	sf.visits = fs.Int("visits", visits, "search `N` simulations per position")
+	sf := &searchFlags{defVisits: visits}
+	doc := "search `N` simulations per position"
+	if withTime {
+		doc = "search `N` simulations (default without -time: " + strconv.Itoa(visits) + "; with -time: no limit)"
+		visits = 0
+	}
+	sf.visits = fs.Int("visits", visits, doc)
 	if withTime {
 		sf.time = fs.Duration("time", 0, "search for at most `D`, a Go duration such as 2s; with -visits, the first reached ends\n"+
 			"the search (without -visits only the time bounds it)")
@@ -39,20 +49,22 @@ func defineSearchFlags(fs *flag.FlagSet, visits int, withTime bool) *searchFlags
 // were given.
 func (sf *searchFlags) config(fs *flag.FlagSet) (mcts.Config, error) {
 	var cfg mcts.Config
-	if *sf.visits < 1 {
+	switch {
+	case isSet(fs, "visits") && *sf.visits < 1:
 		return cfg, usageError("-visits must be at least 1")
-	}
-	if *sf.threads < 1 {
+	case *sf.threads < 1:
 		return cfg, usageError("-threads must be at least 1")
+	case sf.time != nil && *sf.time < 0:
+		return cfg, usageError("-time must not be negative")
 	}
 	cfg.Visits = *sf.visits
 	cfg.Threads = *sf.threads
 	if sf.time != nil {
-		if *sf.time < 0 {
-			return cfg, usageError("-time must not be negative")
-		}
 		cfg.Time = *sf.time
-		if cfg.Time > 0 && !isSet(fs, "visits") {
+	}
+	if !isSet(fs, "visits") {
+		cfg.Visits = sf.defVisits
+		if cfg.Time > 0 {
 			cfg.Visits = 0 // only the time bounds the search
 		}
 	}
@@ -99,7 +111,11 @@ func loadWeights(path string) (*weights.Weights, error) {
 	}
 	w, err := weights.Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("-weights: %w", err) // Load's errors name the file
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("-weights: %w", pe) // "open FILE: no such file ..."
+		}
+		return nil, fmt.Errorf("-weights: %w", err) // Parse's errors name the file
 	}
 	if err := w.Check(); err != nil {
 		return nil, fmt.Errorf("-weights: %w", err) // so do Check's
