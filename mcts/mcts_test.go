@@ -341,3 +341,32 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+func TestSearchPlaysProvenWin(t *testing.T) {
+	// Gold forces a win (found by the search, not at the root); the move must be
+	// a proven one even when other moves have more visits.
+	p := mustPosition(t, "g [r      r                          cE                    R      R]")
+	s, err := New(Config{Visits: 200000, Seed: 1}, gen0(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Value != 1 {
+		t.Fatalf("root not proven (value %v)", res.Value)
+	}
+	if res.Top[0].Proven != 1 || res.Move != res.Top[0].Move {
+		t.Fatalf("root proven won but move %q (top %+v)", res.Move, res.Top[:min(3, len(res.Top))])
+	}
+}
+
+func mustPosition(t testing.TB, s string) engine.Position {
+	t.Helper()
+	p, err := engine.ParsePosition(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -15,6 +15,8 @@ type MoveVisits struct {
 	Move   string  `json:"move"`
 	Visits uint32  `json:"visits"`
 	Value  float32 `json:"value"` // for the side that plays the move
+	// Proven is +1 for a move proven to win, -1 for one proven to lose.
+	Proven int32 `json:"proven,omitempty"`
 }
 
 // Result is what a search found.
@@ -46,6 +48,7 @@ type moveCand struct {
 	child  int64
 	visits uint32
 	q      float32
+	proven int32 // +1 a proven win for the mover, -1 a proven loss
 }
 
 // moves lists the complete moves found below the node id, whose state is turn.
@@ -53,14 +56,21 @@ func (sr *search) moves(id int64, turn engine.Turn, hist *engine.History) []move
 	t := sr.t
 	byChild := map[int64]bool{}
 	var out []moveCand
-	seen := map[int64]bool{}
-	var walk func(id int64, turn engine.Turn, steps []engine.Step)
-	walk = func(id int64, turn engine.Turn, steps []engine.Step) {
-		n := t.node(id)
-		if seen[id] || n.status.Load() != statusExpanded {
-			return
+	seen := map[int64]bool{id: true}
+	// Breadth first, so that each move is written with the fewest steps found.
+	type item struct {
+		id    int64
+		turn  engine.Turn
+		steps []engine.Step
+	}
+	queue := []item{{id, turn, nil}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		n := t.node(it.id)
+		if n.status.Load() != statusExpanded {
+			continue
 		}
-		seen[id] = true
 		for i := range int64(n.nedges) {
 			e := t.edges.at(n.edges + i)
 			c := e.child.Load() - 1
@@ -69,30 +79,34 @@ func (sr *search) moves(id int64, turn engine.Turn, hist *engine.History) []move
 			}
 			cn := t.node(c)
 			if !e.endsTurn() {
-				if cn.visits() > 0 {
-					next := turn
+				if cn.visits() > 0 && !seen[c] {
+					seen[c] = true
+					next := it.turn
 					next.Play(e.step)
-					walk(c, next, append(steps[:len(steps):len(steps)], e.step))
+					queue = append(queue, item{c, next, append(it.steps[:len(it.steps):len(it.steps)], e.step)})
 				}
 				continue
-			}
-			end := turn.End()
-			if hist.Count(&end) >= 2 {
-				continue
-			}
-			q := -cn.q(-cn.value)
-			if p := cn.proven.Load(); p != 0 {
-				q = -float32(p)
 			}
 			if byChild[c] {
 				continue
 			}
+			end := it.turn.End()
+			if hist.Count(&end) >= 2 {
+				continue
+			}
 			byChild[c] = true
-			out = append(out, moveCand{append([]engine.Step(nil), steps...), c, uint32(cn.visits()), q})
+			mc := moveCand{steps: append([]engine.Step(nil), it.steps...), child: c, visits: uint32(cn.visits()), q: -cn.q(-cn.value)}
+			if p := cn.proven.Load(); p != 0 {
+				mc.q, mc.proven = -float32(p), -p
+			}
+			out = append(out, mc)
 		}
 	}
-	walk(id, turn, nil)
+	// Proven wins first, proven losses last, the rest by visits, then value.
 	slices.SortStableFunc(out, func(a, b moveCand) int {
+		if c := cmp.Compare(b.proven, a.proven); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(b.visits, a.visits); c != 0 {
 			return c
 		}
@@ -116,8 +130,13 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		cands = []moveCand{{steps: g.Steps(0, nil), child: -1}}
 	}
 	pick := 0
-	if s.cfg.Temperature > 0 && len(cands) > 1 {
-		pick = sampleByVisits(rand.New(rand.NewPCG(s.cfg.Seed^0x5851F42D4C957F2D, s.searches)), cands, s.cfg.Temperature)
+	if s.cfg.Temperature > 0 && len(cands) > 1 && cands[0].proven == 0 {
+		// Sample among the moves not proven lost.
+		open := len(cands)
+		for open > 1 && cands[open-1].proven < 0 {
+			open--
+		}
+		pick = sampleByVisits(rand.New(rand.NewPCG(s.cfg.Seed^0x5851F42D4C957F2D, s.searches)), cands[:open], s.cfg.Temperature)
 	}
 	c := cands[pick]
 	pos := sr.rootTurn.Pos
@@ -126,7 +145,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		Steps:       c.steps,
 		Value:       root.q(root.value),
 		Visits:      int(root.visits()),
-		Simulations: min(sr.sims.Load(), sr.limit),
+		Simulations: sr.done.Load(),
 		Nodes:       sr.t.size(),
 		Depth:       int(sr.maxDepth.Load()),
 		Elapsed:     time.Since(start),
@@ -135,7 +154,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		res.Value = float32(p)
 	}
 	for i := 0; i < len(cands) && i < s.cfg.TopMoves; i++ {
-		res.Top = append(res.Top, MoveVisits{engine.FormatMove(pos, cands[i].steps), cands[i].visits, cands[i].q})
+		res.Top = append(res.Top, MoveVisits{engine.FormatMove(pos, cands[i].steps), cands[i].visits, cands[i].q, cands[i].proven})
 	}
 	// The principal variation: the chosen move, then the most visited replies.
 	res.PV = append(res.PV, res.Move)
@@ -185,5 +204,5 @@ func sampleByVisits(rng *rand.Rand, cands []moveCand, temp float32) int {
 // provenResult returns a move that wins at once.
 func (s *Searcher) provenResult(pos engine.Position, steps []engine.Step, start time.Time) (*Result, error) {
 	m := engine.FormatMove(pos, steps)
-	return &Result{Move: m, Steps: steps, Value: 1, PV: []string{m}, Top: []MoveVisits{{m, 0, 1}}, Proven: true, Elapsed: time.Since(start)}, nil
+	return &Result{Move: m, Steps: steps, Value: 1, PV: []string{m}, Top: []MoveVisits{{m, 0, 1, 1}}, Proven: true, Elapsed: time.Since(start)}, nil
 }

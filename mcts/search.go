@@ -52,10 +52,11 @@ type search struct {
 	root      int64
 	rootTurn  engine.Turn
 	hist      *engine.History
-	priors    []float32 // root priors with noise, or nil
-	_         [64]byte  // keep the counters below off the cache line of the fields above
-	sims      atomic.Int64
-	_         [56]byte
+	priors    []float32    // root priors with noise, or nil
+	_         [64]byte     // keep the counters below off the cache line of the fields above
+	sims      atomic.Int64 // simulations started
+	done      atomic.Int64 // simulations finished
+	_         [48]byte
 	limit     int64
 	deadline  time.Time
 	full      atomic.Bool
@@ -177,6 +178,7 @@ func (w *worker) run() {
 			}
 		}
 		w.simulate()
+		sr.done.Add(1)
 	}
 }
 

@@ -46,12 +46,16 @@ func (c *Config) temperature(k int) float64 {
 // pickMove chooses among the searched moves: the most visited at temperature 0,
 // else one drawn in proportion to visits^(1/t).
 func pickMove(rng *rand.Rand, res *mcts.Result, t float64) string {
-	if t <= 0 || len(res.Top) < 2 {
+	if t <= 0 || len(res.Top) < 2 || res.Top[0].Proven != 0 {
 		return res.Move
 	}
-	w := make([]float64, len(res.Top))
+	top := res.Top
+	for len(top) > 1 && top[len(top)-1].Proven < 0 {
+		top = top[:len(top)-1] // never sample a move proven to lose
+	}
+	w := make([]float64, len(top))
 	var sum float64
-	for i, m := range res.Top {
+	for i, m := range top {
 		w[i] = math.Pow(float64(m.Visits), 1/t)
 		sum += w[i]
 	}
@@ -62,10 +66,10 @@ func pickMove(rng *rand.Rand, res *mcts.Result, t float64) string {
 	for i := range w {
 		x -= w[i]
 		if x < 0 {
-			return res.Top[i].Move
+			return top[i].Move
 		}
 	}
-	return res.Top[len(w)-1].Move
+	return top[len(w)-1].Move
 }
 
 // playGame plays game index of shard with the evaluator ev. Everything random
