@@ -11,6 +11,7 @@ import (
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
 	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/setup"
 )
 
 // nopEval is an evaluator for checking settings.
@@ -80,7 +81,7 @@ func playGame(ctx context.Context, c *Config, ev mcts.Evaluator, seed uint64, sh
 	id := gameID(seed, shard, index)
 	g := engine.NewGame()
 	for side := range engine.Color(2) {
-		if err := g.Setup(side, drawSetup(rng, side, c.RandomSetupShare, c.SetupSwaps)); err != nil {
+		if err := g.Setup(side, setup.Draw(rng, side, c.RandomSetupShare, c.SetupSwaps)); err != nil {
 			return nil, fmt.Errorf("game %d: setup: %w", id, err)
 		}
 	}
