@@ -60,3 +60,17 @@ func (b *Bar) Finish() {
 		_ = b.bar.Finish()
 	}
 }
+
+// Add advances the bar by n.
+func (b *Bar) Add(n int64) {
+	if b != nil {
+		_ = b.bar.Add64(n)
+	}
+}
+
+// Clear erases the bar from its line, so that other output can take it.
+func (b *Bar) Clear() {
+	if b != nil {
+		_ = b.bar.Clear()
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/arimaalab/arimaalab/progress"
+
 	"bufio"
 	"fmt"
 	"strconv"
@@ -77,7 +79,7 @@ type countReport struct {
 
 // checkCounts generates the moves of every case, on all cores, and compares
 // their number with the expected count.
-func checkCounts(name string, cases []countCase, bar *progress) countReport {
+func checkCounts(name string, cases []countCase, bar *progress.Bar) countReport {
 	got := make([]int, len(cases))
 	nw := workers(len(cases))
 	gens := make([]*engine.MoveGen, nw)
@@ -86,7 +88,7 @@ func checkCounts(name string, cases []countCase, bar *progress) countReport {
 	}
 	parallel(len(cases), nw, func(w, i int) {
 		got[i] = gens[w].Generate(&cases[i].pos, nil)
-		bar.add(1)
+		bar.Add(1)
 	})
 	r := countReport{positions: len(cases)}
 	for i, c := range cases {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/arimaalab/arimaalab/progress"
+
 	_ "embed"
 	"fmt"
 	"io"
@@ -65,15 +67,15 @@ func pipeline(v *verification, stdout, stderr io.Writer) error {
 // run checks the move counts and replays the games, printing a line per check
 // and one per problem, and returns the number of problems.
 func (v *verification) run(stdout, stderr io.Writer) int {
-	bar := newProgress(stderr, int64(len(v.counts)+len(v.games)), "move counts")
+	bar := progress.New(stderr, int64(len(v.counts)+len(v.games)), "move counts", false)
 	start := time.Now()
 	c := checkCounts(v.countsName, v.counts, bar)
 	countTime := time.Since(start)
-	bar.describe("replay")
+	bar.Describe("replay")
 	start = time.Now()
 	r := checkReplay(v.gamesName, v.games, bar)
 	replayTime := time.Since(start)
-	bar.done()
+	bar.Finish()
 
 	verdict := func(problems []string, ok string) string {
 		if len(problems) == 0 {

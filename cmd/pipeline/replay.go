@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/arimaalab/arimaalab/progress"
+
 	"fmt"
 	"strings"
 
@@ -14,12 +16,12 @@ type replayReport struct {
 }
 
 // checkReplay replays every record, on all cores, and checks its recorded result.
-func checkReplay(name string, recs []engine.Record, bar *progress) replayReport {
+func checkReplay(name string, recs []engine.Record, bar *progress.Bar) replayReport {
 	turns := make([]int, len(recs))
 	errs := make([]error, len(recs))
 	parallel(len(recs), workers(len(recs)), func(_, i int) {
 		turns[i], errs[i] = replayOne(recs[i])
-		bar.add(1)
+		bar.Add(1)
 	})
 	r := replayReport{games: len(recs)}
 	for i := range recs {
