@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const smallConfig = `games_per_shard: 2
+max_turns: 16
+search:
+  visits: 24
+  max_nodes: 16384
+cheap_visits: 8
+`
+
+func writeConfig(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "small.yaml")
+	if err := os.WriteFile(p, []byte(smallConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func dirFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// TestShardProcessesEqualOneRun runs self-play as several processes, one shard
+// each (one through -shard, the others through the batch schedulers' variables),
+// all at once into one directory, and checks that the union equals the run made
+// by a single process.
+func TestShardProcessesEqualOneRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the command")
+	}
+	bin := filepath.Join(t.TempDir(), "selfplay")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cfg := writeConfig(t)
+	one, many := t.TempDir(), t.TempDir()
+	args := []string{"-config", cfg, "-games", "6", "-shards", "3", "-seed", "5"}
+	if out, err := exec.Command(bin, append(args, "-out", one)...).CombinedOutput(); err != nil {
+		t.Fatalf("single run: %v\n%s", err, out)
+	}
+	var cmds []*exec.Cmd
+	for i, env := range []string{"", "JOB_COMPLETION_INDEX=1", "SLURM_ARRAY_TASK_ID=2"} {
+		a := append(args, "-out", many)
+		if env == "" {
+			a = append(a, "-shard", "0")
+		}
+		cmd := exec.Command(bin, a...)
+		cmd.Env = os.Environ()
+		if env != "" {
+			cmd.Env = append(cmd.Env, env)
+		}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("shard %d: %v", i, err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("shard process %d: %v", i, err)
+		}
+	}
+	a, b := dirFiles(t, one), dirFiles(t, many)
+	if len(a) != 6 || len(b) != 6 {
+		t.Fatalf("%d and %d files, want 6 each (3 shards)", len(a), len(b))
+	}
+	for name, x := range a {
+		if !bytes.Equal(x, b[name]) {
+			t.Fatalf("%s differs between the single run and the shard processes", name)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("visitz: 3\n"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		code int
+		want string
+	}{
+		{"no out", nil, nil, 2, "-out"},
+		{"bad config", []string{"-out", dir, "-config", bad}, nil, 1, "bad.yaml"},
+		{"bad env shard", []string{"-out", dir}, map[string]string{"JOB_COMPLETION_INDEX": "x"}, 1, "JOB_COMPLETION_INDEX"},
+		{"shard out of range", []string{"-out", dir, "-games", "2", "-shards", "2", "-shard", "5"}, nil, 1, "shard 5"},
+		{"missing weights", []string{"-out", dir, "-weights", filepath.Join(dir, "none.json")}, nil, 1, "none.json"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), tc.args, &out, &errOut, func(k string) string { return tc.env[k] })
+			if code != tc.code || !strings.Contains(errOut.String(), tc.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, errOut.String(), tc.code, tc.want)
+			}
+			if strings.Count(strings.TrimSpace(errOut.String()), "\n") > 2 {
+				t.Fatalf("error is not short: %q", errOut.String())
+			}
+		})
+	}
+}
