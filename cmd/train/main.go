@@ -1,0 +1,146 @@
+// Command train fits the weights of the linear evaluation to self-play data by
+// regularized logistic regression (the Texel method) and writes the next
+// generation of weights with its lineage.
+//
+// Usage:
+//
+//	train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L] [-l2 X]
+//	      [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T] [flags]
+//
+// A PATH is a shard file, a directory (searched recursively for *.arrow files)
+// or a glob pattern; -data may be repeated, and the paths after it up to the
+// next flag are data too. Without -init the embedded generation-0 weights are
+// the starting point. The report (a summary table of log-loss, accuracy and
+// Brier score for the zero, initial and fitted weights on the training and
+// validation rows, a breakdown by game phase and the weights that changed
+// most) goes to stdout; progress bars to stderr when it is a terminal.
+// docs/train.md explains the model and every flag.
+//
+// The exit status is 0 on success, 1 on an error (one line on stderr), 2 for a
+// wrong command line and 130 when interrupted.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/arimaalab/arimaalab/train"
+	"github.com/arimaalab/arimaalab/weights"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// paths is a repeatable flag of data paths.
+type paths []string
+
+func (p *paths) String() string { return strings.Join(*p, " ") }
+
+func (p *paths) Set(s string) error {
+	*p = append(*p, s)
+	return nil
+}
+
+// run executes the command line and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	opt := train.DefaultOptions()
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var data paths
+	fs.Var(&data, "data", "shard file, directory or glob `PATH` (repeatable; the paths after it are data too)")
+	initPath := fs.String("init", "", "initial weights `FILE` (default: the embedded generation-0 weights)")
+	out := fs.String("out", "", "fitted weights `FILE` to write (required)")
+	fs.Var(&opt.Target, "target", "the value `TARGET`: result, value or blend:L (L*result + (1-L)*value)")
+	fs.Float64Var(&opt.L2, "l2", opt.L2, "L2 penalty weight on every weight but the bias, in the units of the scale")
+	fs.BoolVar(&opt.L2ToInit, "l2-to-init", false, "pull the weights towards the initial ones instead of zero")
+	fs.Float64Var(&opt.Val, "val", opt.Val, "share of the games held out for validation, in [0, 1)")
+	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the train/validation split")
+	fs.Int64Var(&opt.MaxRows, "max-rows", 0, "read only the first `N` rows of the data (0: all)")
+	fs.BoolVar(&opt.RecomputeFeatures, "recompute-features", false, "recompute the features from the stored boards with the current feature set")
+	fs.BoolVar(&opt.Stream, "stream", false, "stream the shards at every pass instead of holding the rows in memory")
+	fs.IntVar(&opt.Threads, "threads", 0, "goroutines computing the loss (0: one per CPU); the result does not depend on it")
+	fs.Float64Var(&opt.CheapWeight, "cheap-weight", opt.CheapWeight, "weight of the rows of cheap searches (full_search=false), in [0, 1]")
+	fs.IntVar(&opt.EarlyTurns, "early-turns", 0, "weight the rows of each side's first `K` turns by -early-weight (0: off)")
+	fs.Float64Var(&opt.EarlyWeight, "early-weight", opt.EarlyWeight, "weight of the rows of the early turns, in [0, 1]")
+	fs.BoolVar(&opt.FitScale, "fit-scale", false, "move the scale so that the -anchor feature keeps its initial weight")
+	fs.StringVar(&opt.Anchor, "anchor", opt.Anchor, "the feature whose weight -fit-scale keeps")
+	fs.IntVar(&opt.MaxIter, "max-iter", opt.MaxIter, "maximum L-BFGS iterations")
+	fs.Float64Var(&opt.GradTol, "grad-tol", opt.GradTol, "stop when the largest gradient component (standardized weights) is below this")
+	fs.StringVar(&opt.Notes, "notes", "", "free text added to the lineage's notes")
+	force := fs.Bool("progress", false, "show progress bars even when stderr is not a terminal")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L] [-l2 X] [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T]")
+		fs.PrintDefaults()
+	}
+	// Paths may follow -data (or stand anywhere between flags): parse, take
+	// the arguments up to the next flag as data, and go on.
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		args = fs.Args()
+		for len(args) > 0 && (!strings.HasPrefix(args[0], "-") || args[0] == "-") {
+			data = append(data, args[0])
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			break
+		}
+		if args[0] == "--" {
+			data = append(data, args[1:]...)
+			break
+		}
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "train: -out WEIGHTS is required")
+		return 2
+	}
+	if len(data) == 0 {
+		fmt.Fprintln(stderr, "train: no data: give shard files, directories or globs with -data")
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "train: %v\n", err)
+		return 1
+	}
+	opt.Data = data
+	if *initPath != "" {
+		w, err := weights.Load(*initPath)
+		if err != nil {
+			return fail(err)
+		}
+		opt.Init = w
+	}
+	opt.Progress, opt.ForceProgress = stderr, *force
+
+	res, err := train.Run(ctx, opt)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "train: interrupted; nothing written")
+			return 130
+		}
+		return fail(err)
+	}
+	if _, err := res.Report.WriteTo(stdout); err != nil {
+		return fail(err)
+	}
+	if err := res.Weights.Save(*out); err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(stdout, "\nwrote %s: generation %d, hash %s\n", *out, res.Weights.Generation, res.Weights.Hash())
+	return 0
+}

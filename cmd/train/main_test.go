@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/configs"
+	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/selfplay"
+	"github.com/arimaalab/arimaalab/weights"
+)
+
+// shardDir holds a small self-play run made once by TestMain.
+var shardDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cmd-train-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := func() int {
+		defer os.RemoveAll(dir)
+		shardDir = filepath.Join(dir, "run", "gen=0000", "selfplay")
+		c, err := selfplay.DefaultConfig()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		c.Games, c.GamesPerShard, c.MaxTurns = 8, 4, 40
+		c.Search.Visits, c.CheapVisits, c.Search.MaxNodes = 40, 12, 1<<14
+		w, err := configs.Gen0()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if _, err := selfplay.Run(context.Background(), c, selfplay.Options{
+			Out: shardDir, Seed: 1, Shard: -1, Weights: w, Log: slog.New(slog.DiscardHandler),
+		}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+func runArgs(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(context.Background(), args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestTrain(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "gen1.json")
+	code, stdout, stderr := runArgs("-target", "value", "-val", "0.25", "-threads", "2", "-notes", "a test",
+		"-data", filepath.Join(shardDir, "shard-00000.arrow"), filepath.Join(shardDir, "shard-00001.arrow"), "-out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("stderr not empty (not a terminal): %q", stderr)
+	}
+	for _, s := range []string{"data: 2 files", "initial (gen 0)", "fitted (gen 1)", "weights that changed most", "wrote " + out} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("report lacks %q:\n%s", s, stdout)
+		}
+	}
+	w, err := weights.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Generation != 1 || w.Lineage.Parent != 0 || w.Lineage.Target != "value" || len(w.Lineage.Dataset) != 2 ||
+		!strings.HasSuffix(w.Lineage.Notes, "a test") || w.Lineage.Created.IsZero() {
+		t.Errorf("lineage %+v", w.Lineage)
+	}
+	if v, z := w.Lineage.Metrics["val_logloss"], math.Log(2); !(v < z) {
+		t.Errorf("val_logloss %v, not below the zero weights' %v", v, z)
+	}
+
+	// A second generation from the first, by directory and glob, streamed.
+	out2 := filepath.Join(dir, "gen2.json")
+	code, stdout, stderr = runArgs("-init", out, "-out", out2, "-stream", "-target", "blend:0.5", "-val", "0.25",
+		"-data", filepath.Join(shardDir, "..", "..", "gen=*"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	w2, err := weights.Load(out2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w2.Generation != 2 || w2.Lineage.Parent != 1 || w2.Lineage.Target != "blend:0.5" {
+		t.Errorf("generation %d, lineage %+v", w2.Generation, w2.Lineage)
+	}
+	if !strings.Contains(stdout, "(streamed)") {
+		t.Errorf("report does not say streamed:\n%s", stdout)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.arrow")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zeroRows := filepath.Join(dir, "zero.arrow")
+	w, err := data.Create(zeroRows, data.Meta{FeatureNames: []string{"bias"}, FeatureVersion: "f1-000000000000"}, data.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	badInit := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(badInit, []byte(`{"feature_version": "f1-0", "scale": 1, "weights": {"bias": 1}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no out", []string{"-data", shardDir}, 2, "-out"},
+		{"no data", []string{"-out", out}, 2, "no data"},
+		{"unknown flag", []string{"-nope"}, 2, "nope"},
+		{"bad target", []string{"-out", out, "-target", "score", "-data", shardDir}, 2, "score"},
+		{"missing file", []string{"-out", out, "-data", filepath.Join(dir, "missing.arrow")}, 1, "missing.arrow"},
+		{"empty file", []string{"-out", out, "-data", empty}, 1, empty},
+		{"empty shard", []string{"-out", out, "-data", zeroRows}, 1, zeroRows},
+		{"bad init", []string{"-out", out, "-init", badInit, "-data", shardDir}, 1, badInit},
+		{"bad val", []string{"-out", out, "-val", "2", "-data", shardDir}, 1, "validation share"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runArgs(tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q lacks %q", stderr, tc.want)
+			}
+			if tc.code == 1 && strings.Count(stderr, "\n") != 1 {
+				t.Errorf("error not one line: %q", stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed run wrote %s", out)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, _, stderr := runArgs("-h")
+	if code != 0 || !strings.Contains(stderr, "-recompute-features") || !strings.Contains(stderr, "usage: train") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
