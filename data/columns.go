@@ -66,7 +66,12 @@ func ColumnsOf(rec arrow.Record) (*Columns, error) {
 	c.Visits = rec.Column(ColVisits).(*array.Uint32).Uint32Values()
 	policy := rec.Column(ColPolicy).(*array.List)
 	entries := policy.ListValues().(*array.Struct)
-	c.PolicyOffsets = policy.Offsets()
+	// Offsets() is the whole buffer, whatever the array's offset.
+	if off := policy.Data().Offset(); c.Len > 0 {
+		c.PolicyOffsets = policy.Offsets()[off : off+c.Len+1]
+	} else {
+		c.PolicyOffsets = []int32{0}
+	}
 	c.PolicyMove = entries.Field(0).(*array.String)
 	c.PolicyVisits = entries.Field(1).(*array.Uint32).Uint32Values()
 	c.Result = rec.Column(ColResult).(*array.Int8).Int8Values()

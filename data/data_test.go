@@ -142,15 +142,21 @@ func TestRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
 		opt  WriterOptions
+		n    int // rows written, all if 0
 	}{
-		{"default", WriterOptions{}},
-		{"lz4", WriterOptions{Compression: LZ4, BatchRows: 7}},
-		{"zstd", WriterOptions{Compression: Zstd, BatchRows: 100}},
-		{"none", WriterOptions{Compression: None, BatchRows: 1000}},
-		{"one row batches", WriterOptions{BatchRows: 1}},
+		{"default", WriterOptions{}, 0},
+		{"lz4", WriterOptions{Compression: LZ4, BatchRows: 7}, 0},
+		{"zstd", WriterOptions{Compression: Zstd, BatchRows: 100}, 0},
+		{"none", WriterOptions{Compression: None, BatchRows: 1000}, 0},
+		{"one row batches", WriterOptions{BatchRows: 1}, 60},
 	}
+	all := rows
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			rows := all
+			if tt.n > 0 {
+				rows = all[:tt.n]
+			}
 			path := writeShard(t, filepath.Join(t.TempDir(), "gen=0003", "selfplay", "shard-00001.arrow"), testMeta(1), tt.opt, rows)
 			got, err := ReadRows(path)
 			if err != nil {
@@ -602,5 +608,38 @@ func TestSchema(t *testing.T) {
 	want2 := "fixed_size_list<item: float32, nullable>[" + fmt.Sprint(features.N) + "]"
 	if got := s.Field(ColFeatures).Type.String(); got != want2 {
 		t.Errorf("features field %s, want %s", got, want2)
+	}
+}
+
+// Columns works on slices of records, whose arrays have offsets.
+func TestColumnsOfSlice(t *testing.T) {
+	rows := testRows(300, 21)
+	path := writeShard(t, filepath.Join(t.TempDir(), "s.arrow"), testMeta(0), WriterOptions{}, rows)
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rec, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, span := range [][2]int64{{0, 300}, {1, 2}, {17, 250}, {299, 300}, {5, 5}} {
+		s := rec.NewSlice(span[0], span[1])
+		c, err := ColumnsOf(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Len != int(span[1]-span[0]) || len(c.GameID) != c.Len || len(c.Features) != c.Len*c.NumFeatures || len(c.PolicyOffsets) != c.Len+1 {
+			t.Errorf("slice %v: lengths %d %d %d %d", span, c.Len, len(c.GameID), len(c.Features), len(c.PolicyOffsets))
+		}
+		var got Row
+		for i := range c.Len {
+			c.Row(i, &got)
+			if want := rows[int(span[0])+i]; !reflect.DeepEqual(normalize([]Row{got}), normalize([]Row{want})) {
+				t.Fatalf("slice %v row %d:\n got %+v\nwant %+v", span, i, got, want)
+			}
+		}
+		s.Release()
 	}
 }

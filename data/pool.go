@@ -18,8 +18,8 @@ type bufferPool struct {
 }
 
 const (
-	minShift    = 6  // the smallest class: 64 bytes (64-byte aligned)
-	poolClasses = 26 // the largest class: 2 GiB
+	minShift    = 6        // the smallest class: 64 bytes (64-byte aligned)
+	poolClasses = 26       // the largest class: 2 GiB
 	maxHeld     = 64 << 20 // bytes kept at most
 )
 

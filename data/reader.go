@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
@@ -16,16 +20,29 @@ import (
 )
 
 // Reader streams the record batches of a set of shard files, memory-mapped (on
-// Linux; read into memory elsewhere). A Reader is not safe for concurrent use.
+// Linux; read into memory elsewhere). It decodes (decompresses) the batches
+// after the one being read on other goroutines, up to one per processor
+// (GOMAXPROCS), and returns them in order. A Reader is not safe for concurrent
+// use.
 type Reader struct {
 	files  []*shard
 	schema *arrow.Schema
-	cur    int          // the file being read
-	batch  int          // the next batch of that file
+	cur    int          // the file of the next batch to decode
+	batch  int          // the next batch of that file to decode
+	ahead  []*decoding  // batches being decoded, in order
 	file   int          // the file of rec
 	rec    arrow.Record // the last record returned, released by the next call
+	err    error        // the first error of Next, returned by every later call
 	closed bool
 	mem    memory.Allocator // for the records' buffers, reused once released
+}
+
+// decoding is a record batch being decoded.
+type decoding struct {
+	file int
+	done chan struct{} // closed when rec and err are set
+	rec  arrow.Record
+	err  error
 }
 
 // shard is one open file.
@@ -33,10 +50,17 @@ type shard struct {
 	path  string
 	b     []byte // the file's bytes, mapped
 	unmap func() error
-	fr    *ipc.FileReader
+	mem   memory.Allocator
+	fr    *ipc.FileReader // the first reader, which checked the file
 	meta  Meta
 	lens  []int64 // rows of each record batch
 	rows  int64
+
+	// Readers not in use. An ipc.FileReader decodes one batch at a time (its
+	// dictionary memo is not safe for concurrent use), so each goroutine that
+	// decodes takes a reader of its own.
+	mu   sync.Mutex
+	idle []*ipc.FileReader
 }
 
 // Open opens the shards named by paths for reading. A path is a file, a
@@ -163,8 +187,8 @@ func openShard(name string, mem memory.Allocator) (*shard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	s := &shard{path: name, b: b, unmap: unmap}
-	if err := s.check(mem); err != nil {
+	s := &shard{path: name, b: b, unmap: unmap, mem: mem}
+	if err := s.check(); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -172,7 +196,7 @@ func openShard(name string, mem memory.Allocator) (*shard, error) {
 }
 
 // check reads the file's footer and schema and checks them.
-func (s *shard) check(mem memory.Allocator) (err error) {
+func (s *shard) check() (err error) {
 	notArrow := fmt.Errorf("%s: not an Arrow IPC file (truncated?)", s.path)
 	if !bytes.HasPrefix(s.b, []byte(arrowMagic)) {
 		if len(s.b) == 0 {
@@ -186,17 +210,10 @@ func (s *shard) check(mem memory.Allocator) (err error) {
 	for _, n := range s.lens {
 		s.rows += n
 	}
-	func() {
-		defer func() {
-			if v := recover(); v != nil {
-				err = fmt.Errorf("arrow/ipc: %v", v)
-			}
-		}()
-		s.fr, err = ipc.NewFileReader(bytes.NewReader(s.b), ipc.WithAllocator(mem))
-	}()
-	if err != nil {
+	if s.fr, err = s.newReader(); err != nil {
 		return fmt.Errorf("%s: not an Arrow IPC file (truncated?): %w", s.path, err)
 	}
+	s.idle = append(s.idle, s.fr)
 	if s.fr.NumRecords() != len(s.lens) {
 		return notArrow
 	}
@@ -224,14 +241,41 @@ func sameFields(a, b *arrow.Schema) bool {
 	return true
 }
 
-// record decodes record batch i of the file.
+// newReader returns a new ipc.FileReader of the file.
+func (s *shard) newReader() (fr *ipc.FileReader, err error) {
+	defer func() {
+		if v := recover(); v != nil { // arrow/ipc panics on some damaged footers
+			fr, err = nil, fmt.Errorf("arrow/ipc: %v", v)
+		}
+	}()
+	return ipc.NewFileReader(bytes.NewReader(s.b), ipc.WithAllocator(s.mem))
+}
+
+// record decodes record batch i of the file. It is safe for concurrent use.
 func (s *shard) record(i int) (rec arrow.Record, err error) {
+	s.mu.Lock()
+	var fr *ipc.FileReader
+	if n := len(s.idle); n > 0 {
+		fr = s.idle[n-1]
+		s.idle = s.idle[:n-1]
+	}
+	s.mu.Unlock()
+	if fr == nil {
+		if fr, err = s.newReader(); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.path, err)
+		}
+	}
+	defer func() {
+		s.mu.Lock()
+		s.idle = append(s.idle, fr)
+		s.mu.Unlock()
+	}()
 	defer func() {
 		if v := recover(); v != nil { // arrow/ipc panics on some damaged bodies
 			rec, err = nil, fmt.Errorf("%s: record batch %d: damaged: %v", s.path, i, v)
 		}
 	}()
-	rec, err = s.fr.RecordAt(i)
+	rec, err = fr.RecordAt(i)
 	if err != nil {
 		return nil, fmt.Errorf("%s: record batch %d: %w", s.path, i, err)
 	}
@@ -242,12 +286,12 @@ func (s *shard) record(i int) (rec arrow.Record, err error) {
 	return rec, nil
 }
 
-// close releases the file.
+// close releases the file, once no batch is being decoded.
 func (s *shard) close() error {
-	if s.fr != nil {
-		s.fr.Close()
-		s.fr = nil
+	for _, fr := range s.idle {
+		fr.Close()
 	}
+	s.idle, s.fr = nil, nil
 	if s.unmap == nil {
 		return nil
 	}
@@ -269,7 +313,12 @@ func (r *Reader) Files() []string {
 }
 
 // Meta returns the metadata of file i (in the order of Files).
-func (r *Reader) Meta(i int) Meta { return r.files[i].meta }
+func (r *Reader) Meta(i int) Meta {
+	m := r.files[i].meta
+	m.FeatureNames = slices.Clone(m.FeatureNames)
+	m.Extra = maps.Clone(m.Extra)
+	return m
+}
 
 // FileRows returns the number of rows of file i, from its footer.
 func (r *Reader) FileRows(i int) int64 { return r.files[i].rows }
@@ -289,7 +338,8 @@ func (r *Reader) Schema() *arrow.Schema { return r.schema }
 
 // Next returns the next record batch, reading the files in order, or io.EOF
 // after the last. The record is valid until the next call of Next, Reset or
-// Close; Retain it to keep it longer. Columns gives typed access to it.
+// Close; Retain it to keep it longer. Columns gives typed access to it. After an
+// error (a damaged batch), Next returns the same error again.
 func (r *Reader) Next() (arrow.Record, error) {
 	if r.rec != nil {
 		r.rec.Release()
@@ -298,21 +348,53 @@ func (r *Reader) Next() (arrow.Record, error) {
 	if r.closed {
 		return nil, errors.New("read from a closed data.Reader")
 	}
-	for r.cur < len(r.files) {
-		s := r.files[r.cur]
-		if r.batch < len(s.lens) {
-			rec, err := s.record(r.batch)
-			r.batch++
-			if err != nil {
-				return nil, err
-			}
-			r.rec, r.file = rec, r.cur
-			return rec, nil
-		}
-		r.cur++
-		r.batch = 0
+	if r.err != nil {
+		return nil, r.err
 	}
-	return nil, io.EOF
+	r.decodeAhead(max(2, runtime.GOMAXPROCS(0)))
+	if len(r.ahead) == 0 {
+		return nil, io.EOF
+	}
+	d := r.ahead[0]
+	r.ahead = r.ahead[1:]
+	<-d.done
+	if d.err != nil {
+		r.err = d.err
+		r.stop()
+		return nil, d.err
+	}
+	r.rec, r.file = d.rec, d.file
+	return d.rec, nil
+}
+
+// decodeAhead starts decoding batches until n are under way or none are left.
+func (r *Reader) decodeAhead(n int) {
+	for len(r.ahead) < n && r.cur < len(r.files) {
+		s := r.files[r.cur]
+		if r.batch >= len(s.lens) {
+			r.cur++
+			r.batch = 0
+			continue
+		}
+		d := &decoding{file: r.cur, done: make(chan struct{})}
+		go func(i int) {
+			defer close(d.done)
+			d.rec, d.err = s.record(i)
+		}(r.batch)
+		r.ahead = append(r.ahead, d)
+		r.batch++
+	}
+}
+
+// stop waits for the batches under way and drops them.
+func (r *Reader) stop() {
+	for _, d := range r.ahead {
+		<-d.done
+		if d.rec != nil {
+			d.rec.Release()
+		}
+	}
+	r.ahead = nil
 }
 
 // File returns the index (in Files) of the file the last record came from.
@@ -324,7 +406,8 @@ func (r *Reader) Reset() {
 		r.rec.Release()
 		r.rec = nil
 	}
-	r.cur, r.batch, r.file = 0, 0, 0
+	r.stop()
+	r.cur, r.batch, r.file, r.err = 0, 0, 0, nil
 }
 
 // Close releases the files. Records returned by Next stay valid if retained.
@@ -337,6 +420,7 @@ func (r *Reader) Close() error {
 		r.rec.Release()
 		r.rec = nil
 	}
+	r.stop()
 	var errs []error
 	for _, s := range r.files {
 		errs = append(errs, s.close())

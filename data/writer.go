@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -93,10 +94,12 @@ type Writer struct {
 	// sizes of the last batch, to reserve as much for the next
 	moveBytes, policyBytes, policyEntries int
 
+	encoding chan struct{} // closed when the batch being encoded is written; nil if none
+
 	pending int   // rows in the builders
 	rows    int64 // rows written, pending included
 	done    bool  // closed or aborted
-	err     error // the first write error: the file is then unusable
+	err     error // the first write error: the file is then unusable (set by the encoder)
 }
 
 // Create starts writing the shard path with the metadata meta: it creates the
@@ -110,9 +113,9 @@ func Create(path string, meta Meta, opt WriterOptions) (*Writer, error) {
 	var ipcOpt []ipc.Option
 	switch opt.Compression {
 	case "", LZ4:
-		ipcOpt = append(ipcOpt, ipc.WithLZ4())
+		ipcOpt = append(ipcOpt, ipc.WithLZ4(), ipc.WithCompressConcurrency(runtime.GOMAXPROCS(0)))
 	case Zstd:
-		ipcOpt = append(ipcOpt, ipc.WithZstd())
+		ipcOpt = append(ipcOpt, ipc.WithZstd(), ipc.WithCompressConcurrency(runtime.GOMAXPROCS(0)))
 	case None:
 	default:
 		return nil, fmt.Errorf("%s: unknown compression %q (want lz4, zstd or none)", path, opt.Compression)
@@ -199,13 +202,12 @@ func (w *Writer) Rows() int64 { return w.rows }
 func (w *Writer) Path() string { return w.path }
 
 // Write adds the row r. It checks that r has one feature per feature name and a
-// known termination. Rows go to the file a record batch at a time.
+// known termination. Rows go to the file a record batch at a time, encoded on
+// another goroutine: an error writing a batch is returned by a later Write or
+// by Close. Write copies r: the caller may reuse it.
 func (w *Writer) Write(r *Row) error {
 	if w.done {
 		return fmt.Errorf("%s: write after close", w.tmp)
-	}
-	if w.err != nil {
-		return w.err
 	}
 	if len(r.Features) != w.nfeat {
 		return fmt.Errorf("%s: row of game %d turn %d has %d features, want %d", w.tmp, r.GameID, r.Turn, len(r.Features), w.nfeat)
@@ -242,10 +244,12 @@ func (w *Writer) Write(r *Row) error {
 	return nil
 }
 
-// flush writes the pending rows as a record batch.
+// flush hands the pending rows as a record batch to a goroutine that encodes,
+// compresses and writes it while the next batch is being built. One batch at
+// a time is encoded: flush first waits for the previous one.
 func (w *Writer) flush() error {
 	if w.pending == 0 {
-		return nil
+		return w.wait()
 	}
 	w.moveBytes = w.move.DataLen()
 	w.policyBytes = w.policyMove.DataLen()
@@ -261,15 +265,32 @@ func (w *Writer) flush() error {
 	for _, c := range cols {
 		c.Release()
 	}
-	err := w.fw.Write(rec)
-	rec.Release()
 	w.pending = 0
-	if err != nil {
-		w.err = fmt.Errorf("%s: %w", w.tmp, err)
-		return w.err
-	}
 	w.reserve()
+	if err := w.wait(); err != nil {
+		rec.Release()
+		return err
+	}
+	done := make(chan struct{})
+	w.encoding = done
+	go func() {
+		defer close(done)
+		defer rec.Release()
+		if err := w.fw.Write(rec); err != nil {
+			w.err = fmt.Errorf("%s: %w", w.tmp, err)
+		}
+	}()
 	return nil
+}
+
+// wait waits for the batch being encoded, if any, and returns the first error
+// of the encoder.
+func (w *Writer) wait() error {
+	if w.encoding != nil {
+		<-w.encoding
+		w.encoding = nil
+	}
+	return w.err
 }
 
 // Close writes the pending rows and the file's footer, syncs the file to disk
@@ -298,10 +319,10 @@ func (w *Writer) Close() error {
 // finish flushes everything to the .tmp file, syncs and closes it.
 func (w *Writer) finish() error {
 	defer w.release()
-	if w.err != nil {
-		return w.err
-	}
 	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.wait(); err != nil {
 		return err
 	}
 	if err := w.fw.Close(); err != nil {
@@ -325,6 +346,7 @@ func (w *Writer) Abort() error {
 	if w.done {
 		return nil
 	}
+	w.wait()
 	w.release()
 	w.f.Close()
 	if err := os.Remove(w.tmp); err != nil && !errors.Is(err, os.ErrNotExist) {

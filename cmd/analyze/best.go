@@ -22,6 +22,8 @@ func bestVerb(fs *flag.FlagSet) func(env, []string) error {
 	position := fs.String("position", "", "the position to search, `POS` in the AEI form 'g [64 squares a8..h1]' (required)")
 	sf := defineSearchFlags(fs, bestVisits, true)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	engineCmd := fs.String("engine", "", "ask the AEI engine that `COMMAND` starts for its move instead of searching here\n"+
+		"(-time is then its deadline, 1m without; -visits, -threads and -weights are sent as options)")
 	return func(e env, args []string) error {
 		if len(args) != 0 {
 			return usageError("want no arguments after the flags")
@@ -36,6 +38,15 @@ func bestVerb(fs *flag.FlagSet) func(env, []string) error {
 		pos, err := engine.ParsePosition(strings.TrimSpace(*position))
 		if err != nil {
 			return fmt.Errorf("-position: %w", err)
+		}
+		if *engineCmd != "" {
+			switch {
+			case *asJSON:
+				return usageError("-json does not go with -engine")
+			case isSet(fs, "seed"):
+				return usageError("-seed does not go with -engine")
+			}
+			return bestEngine(e, *engineCmd, pos, fs, sf)
 		}
 		s, w, err := sf.searcher(cfg)
 		if err != nil {

@@ -1,7 +1,8 @@
 // Command analyze inspects the engine's work and the search's: move counts and
 // move generation speed over position files, replays of game archives checked
-// against their recorded results, the best move of a position, and a turn by
-// turn evaluation of a recorded game.
+// against their recorded results, the best move of a position, a turn by turn
+// evaluation of a recorded game, and summaries and Parquet exports of
+// self-play datasets.
 //
 // Usage:
 //
@@ -10,6 +11,8 @@
 //	analyze replay FILE...
 //	analyze best -position 'g [64 squares]' [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-json]
 //	analyze game [-game ID] [-visits N] [-threads T] [-weights FILE] FILE
+//	analyze data PATH...
+//	analyze export -parquet OUT [-compression snappy|zstd] PATH...
 //
 // Run "analyze VERB -h" for the flags of a verb.
 package main
@@ -34,6 +37,8 @@ func verbs() []verb {
 		{"replay", "FILE...", "Replay game archive files and check each game against its recorded result.", replayVerb},
 		{"best", "-position 'g [64 squares]' [flags]", "Search a position and print the best move, its value, the principal variation and the top moves.", bestVerb},
 		{"game", "[flags] FILE", "Search every turn of a recorded game and print what each move played lost against the search's best.", gameVerb},
+		{"data", "PATH...", "Summarize self-play shards (files, directories or globs): rows, games, results, terminations, game lengths, feature means.", dataVerb},
+		{"export", "-parquet OUT [-compression C] PATH...", "Write each shard as a Parquet file into OUT, keeping the gen=NNNN/ layout.", exportVerb},
 	}
 }
 
