@@ -9,23 +9,29 @@
 //	go run ./data/internal/interopgen -out DIR
 //
 // It writes DIR/run/gen=0001/selfplay/shard-00000.arrow,
-// DIR/run/gen=0002/selfplay/shard-00001.arrow and DIR/expected.json. The
+// DIR/run/gen=0002/selfplay/shard-00001.arrow, a real self-play shard
+// DIR/run/gen=0003/selfplay/shard-00000.arrow (a two-game run) and
+// DIR/expected.json. The
 // expected.json names, for each shard, the Parquet file that
 // "analyze export -parquet DIR/parquet DIR/run" writes.
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 
+	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/features"
+	"github.com/arimaalab/arimaalab/selfplay"
 )
 
 func main() {
@@ -140,11 +146,67 @@ func generate(dir string) error {
 		}
 		exp.Shards = append(exp.Shards, es)
 	}
+	// A real self-play shard, as the self-play runner writes it.
+	es, err := selfPlayShard(dir)
+	if err != nil {
+		return err
+	}
+	exp.Shards = append(exp.Shards, es)
 	b, err := json.MarshalIndent(exp, "", " ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "expected.json"), append(b, '\n'), 0o644)
+}
+
+// selfPlayShard plays a small self-play run into run/gen=0003/selfplay (one
+// LZ4 shard) and returns what it holds, read back by this package.
+func selfPlayShard(dir string) (expectedShard, error) {
+	c, err := selfplay.DefaultConfig()
+	if err != nil {
+		return expectedShard{}, err
+	}
+	c.Games, c.GamesPerShard, c.MaxTurns = 2, 2, 30
+	c.Search.Visits, c.CheapVisits = 40, 12
+	w, err := configs.Gen0()
+	if err != nil {
+		return expectedShard{}, err
+	}
+	out := filepath.Join(dir, "run", "gen=0003", "selfplay")
+	if _, err := selfplay.Run(context.Background(), c, selfplay.Options{
+		Out: out, Seed: 3, Shard: -1, Workers: 2, Weights: w, Log: slog.New(slog.DiscardHandler),
+	}); err != nil {
+		return expectedShard{}, err
+	}
+	path := selfplay.ShardPath(out, 0)
+	rows, err := data.ReadRows(path)
+	if err != nil {
+		return expectedShard{}, err
+	}
+	r, err := data.Open(path)
+	if err != nil {
+		return expectedShard{}, err
+	}
+	md := r.Schema().Metadata()
+	r.Close()
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return expectedShard{}, err
+	}
+	es := expectedShard{
+		Arrow:       filepath.ToSlash(rel),
+		Parquet:     "parquet/gen=0003/selfplay/shard-00000.parquet",
+		Compression: string(data.LZ4),
+		Batches:     (len(rows) + data.DefaultBatchRows - 1) / data.DefaultBatchRows,
+		Metadata:    map[string]string{},
+	}
+	for i, k := range md.Keys() {
+		es.Metadata[k] = md.Values()[i]
+	}
+	for _, r := range rows {
+		es.Rows = append(es.Rows, toJSON(r))
+	}
+	return es, nil
 }
 
 // makeRows returns the rows of one game per termination given, with values
