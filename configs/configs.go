@@ -3,7 +3,7 @@
 package configs
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
 
 	"github.com/arimaalab/arimaalab/weights"
@@ -20,6 +20,22 @@ const SelfPlayName = "configs/selfplay.yaml"
 // SelfPlay returns the embedded default self-play configuration (YAML; the
 // selfplay package decodes it). Each call returns a new copy.
 func SelfPlay() []byte { return append([]byte(nil), selfPlayYAML...) }
+
+// pipelineFS holds the pipeline presets.
+//
+//go:embed pipeline-*.yaml
+var pipelineFS embed.FS
+
+// Pipeline returns the embedded pipeline preset name (quick, standard or
+// large) as YAML, and its file name for errors.
+func Pipeline(name string) ([]byte, string, error) {
+	file := "pipeline-" + name + ".yaml"
+	b, err := pipelineFS.ReadFile(file)
+	if err != nil {
+		return nil, "", fmt.Errorf("configs: no pipeline preset %q (quick, standard or large)", name)
+	}
+	return b, "configs/" + file, nil
+}
 
 // gen0JSON is the hand-set generation-0 weights file.
 //

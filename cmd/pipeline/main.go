@@ -1,37 +1,55 @@
-// Command pipeline runs the arimaalab generation loop: self-play, training,
-// evaluation and promotion of the next weights.
+// Command pipeline runs the arimaalab generation loop: self-play with the best
+// weights, training of a candidate, a gate match against the best, promotion,
+// for a number of generations; then a rating pool of every generation and a
+// report (report.md, report.json, report.png) in the run directory.
 //
-// Only the first stage exists so far: engine verification, which checks the
-// move counts of the clueless32 positions against their expected counts and
-// replays real archive games to their recorded results (all data embedded).
-// The later stages are reported as not built yet.
+// It first checks the engine (move counts of the clueless32 positions, replays
+// of real archive games; all data embedded). The settings come from an embedded
+// preset (quick by default, which finishes in a few minutes on 2 cores) or a
+// YAML file. A run interrupted at any stage continues where it stopped when
+// the same command is run again.
 //
 // Usage:
 //
-//	pipeline
+//	pipeline [-preset quick|standard|large] [-config FILE] [-out DIR]
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/arimaalab/arimaalab/pipeline"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run executes the command line args (without the program name) and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pipeline", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	preset := fs.String("preset", "quick", "embedded settings: quick, standard or large (configs/pipeline-*.yaml)")
+	configPath := fs.String("config", "", "YAML settings overriding the quick preset")
+	out := fs.String("out", "", "run directory (default: the preset's, runs/quick for quick)")
+	verifyOnly := fs.Bool("verify-only", false, "check the engine and stop")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pipeline")
-		fmt.Fprintln(stderr, "\nRuns the generation loop. Built so far: engine verification (move counts of")
-		fmt.Fprintln(stderr, "the embedded clueless32 positions, replay of embedded archive games).")
-		fmt.Fprintln(stderr, "Self-play, training and evaluation are not built yet.")
+		fmt.Fprintln(stderr, "usage: pipeline [-preset quick|standard|large] [-config FILE] [-out DIR]")
+		fmt.Fprintln(stderr, "\nChecks the engine, then runs the generation loop (self-play, training, gate,")
+		fmt.Fprintln(stderr, "promotion), rates every generation and writes report.md, report.json and")
+		fmt.Fprintln(stderr, "report.png in the run directory. Rerun the same command to continue a run.")
+		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -41,17 +59,53 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintf(stderr, "pipeline: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
 		return 2
 	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "pipeline: %v\n", err)
+		return 1
+	}
+	cfg, err := pipeline.Preset(*preset)
+	if *configPath != "" {
+		cfg, err = pipeline.Load(*configPath)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if *out != "" {
+		cfg.Out = *out
+	}
+	start := time.Now()
+	fmt.Fprintln(stdout, "engine verification")
 	v, err := embeddedVerification()
 	if err != nil {
-		fmt.Fprintf(stderr, "pipeline: %v\n", err)
-		return 1
+		return fail(err)
 	}
-	if err := pipeline(v, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "pipeline: %v\n", err)
-		return 1
+	if err := verify(v, stdout, stderr); err != nil {
+		return fail(err)
 	}
+	if *verifyOnly {
+		return 0
+	}
+	fmt.Fprintf(stdout, "\ngeneration loop: %d generations in %s\n", cfg.Generations, cfg.Out)
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	rep, err := pipeline.Run(ctx, cfg, pipeline.Options{
+		Log: log,
+		Stages: func(s pipeline.Stage) {
+			note := ""
+			if s.Skipped {
+				note = " (done before)"
+			}
+			fmt.Fprintf(stdout, "  [%s] gen %d %s%s\n", time.Since(start).Round(time.Second), s.Generation, s.Name, note)
+		},
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "pipeline: interrupted; run the same command again to continue")
+			return 130
+		}
+		return fail(err)
+	}
+	fmt.Fprintf(stdout, "\n%s\nreport: %s/report.md, report.json, report.png (%s)\n", rep.Markdown(), cfg.Out, time.Since(start).Round(time.Second))
 	return 0
 }

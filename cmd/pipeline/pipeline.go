@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/arimaalab/arimaalab/progress"
-
 	_ "embed"
 	"fmt"
 	"io"
@@ -10,6 +8,7 @@ import (
 	"time"
 
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/progress"
 )
 
 // The verification data, copies of the shared test data.
@@ -21,9 +20,6 @@ var (
 	//go:embed testdata/allgames202602.txt
 	allgames string
 )
-
-// laterStages are the stages of the generation loop that do not exist yet.
-func laterStages() []string { return []string{"self-play", "training", "evaluation"} }
 
 // verification is the data the engine verification stage checks.
 type verification struct {
@@ -46,21 +42,11 @@ func embeddedVerification() (*verification, error) {
 	return v, nil
 }
 
-// pipeline runs the stages that exist, engine verification over v, and
-// reports the ones that do not.
-func pipeline(v *verification, stdout, stderr io.Writer) error {
-	n := 1 + len(laterStages())
-	fmt.Fprintf(stdout, "arimaalab pipeline: %d stages, 1 built\n\n", n)
-	fmt.Fprintf(stdout, "[1/%d] engine verification\n", n)
-	problems := v.run(stdout, stderr)
-	for i, s := range laterStages() {
-		fmt.Fprintf(stdout, "[%d/%d] %-20s not built yet\n", i+2, n, s)
-	}
-	fmt.Fprintln(stdout)
-	if problems > 0 {
+// verify runs the engine verification over v: the move counts and the replays.
+func verify(v *verification, stdout, stderr io.Writer) error {
+	if problems := v.run(stdout, stderr); problems > 0 {
 		return fmt.Errorf("engine verification failed: %d problems", problems)
 	}
-	fmt.Fprintf(stdout, "engine verification passed; %s not built yet\n", strings.Join(laterStages(), ", "))
 	return nil
 }
 

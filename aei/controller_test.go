@@ -1,0 +1,456 @@
+package aei
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/mcts"
+)
+
+// helperEnv switches the test binary into one of the engines of helper.
+const helperEnv = "AEI_TEST_HELPER"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		os.Exit(helper(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// helper runs the engine named mode on stdin and stdout and returns the exit
+// status: "engine" is this package's Engine (AEI_TEST_VISITS simulations,
+// AEI_TEST_SEED); the others are fakes that misbehave.
+func helper(mode string) int {
+	if mode == "engine" {
+		visits, _ := strconv.Atoi(os.Getenv("AEI_TEST_VISITS"))
+		seed, _ := strconv.ParseUint(os.Getenv("AEI_TEST_SEED"), 10, 64)
+		e, err := NewEngine(Config{Seed: seed, Search: mcts.Config{Visits: visits, MaxNodes: 1 << 16}})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if err := e.Run(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
+	if mode == "die-at-start" {
+		fmt.Fprintln(os.Stderr, "boom: no weights here")
+		return 3
+	}
+	out := func(msgs ...string) {
+		for _, m := range msgs {
+			fmt.Println(m)
+		}
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		switch cmd, _ := splitWord(sc.Text()); cmd {
+		case "aei":
+			switch mode {
+			case "silent":
+			case "noaeiok":
+				out("hello there")
+			default:
+				out("protocol-version 1", "id name fake-"+mode, "id author tests", "aeiok")
+			}
+		case "isready":
+			out("readyok")
+		case "newgame":
+			if mode == "die-on-newgame" {
+				return 4
+			}
+		case "go":
+			switch mode {
+			case "die-on-go":
+				fmt.Fprintln(os.Stderr, "panic: simulated crash")
+				return 2
+			case "nonsense":
+				out("info score 12", "info depth 3+", "info nodes 99", "info pv x y", "info time 0.5",
+					"log Debug: thinking", "what is this", "bestmove xyzzy")
+			case "illegal":
+				out("bestmove Ra1n")
+			case "empty":
+				out("bestmove")
+			case "hang", "slow":
+				// no answer
+			}
+		case "stop":
+			if mode == "slow" {
+				out("bestmove Ra1n")
+			}
+		case "quit":
+			if mode != "hang" {
+				return 0
+			}
+		}
+	}
+	if mode == "hang" {
+		time.Sleep(time.Hour) // ignores the end of its input too
+	}
+	return 0
+}
+
+// fastOptions are short timeouts for the fake engines.
+func fastOptions() Options {
+	return Options{StartTimeout: 5 * time.Second, ReadyTimeout: time.Second, Grace: 300 * time.Millisecond}
+}
+
+// startHelper starts the test binary as the engine mode; env adds variables.
+func startHelper(t *testing.T, mode string, opt Options, env ...string) (*Controller, error) {
+	t.Helper()
+	// Under the race detector a program exiting with status 0 sleeps a second
+	// first (GORACE's atexit_sleep_ms): not for these.
+	race := "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
+	opt.Env = append(append(os.Environ(), helperEnv+"="+mode, race), env...)
+	c, err := Start(context.Background(), []string{os.Args[0]}, opt)
+	if err == nil {
+		t.Cleanup(func() { c.Close() })
+	}
+	return c, err
+}
+
+// mustStart is startHelper that fails the test on error.
+func mustStart(t *testing.T, mode string, opt Options, env ...string) *Controller {
+	t.Helper()
+	c, err := startHelper(t, mode, opt, env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// playGame plays a whole game between the engines of gold and silver, checked
+// move by move by engine.Game, and returns it. With ponder the side waiting
+// ponders on every third turn; before, when not nil, is called before each go
+// (for the clock options).
+func playGame(t *testing.T, gold, silver *Controller, ponder bool, before func(*Controller) error) *engine.Game {
+	t.Helper()
+	ctx := context.Background()
+	ctls := [2]*Controller{gold, silver}
+	for _, c := range ctls {
+		if err := c.NewGame(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := engine.NewGame()
+	for ply := 0; !g.Outcome().Over(); ply++ {
+		if ply > 1000 {
+			t.Fatalf("no result after %d turns", ply)
+		}
+		side := g.Side()
+		waiting := ctls[side.Other()]
+		if ponder && ply > 2 && ply%3 == 0 {
+			if err := waiting.GoPonder(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if before != nil {
+			if err := before(ctls[side]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		move, info, err := ctls[side].Go(ctx, time.Now().Add(20*time.Second))
+		if err != nil {
+			t.Fatalf("%s: %v", g.Label(), err)
+		}
+		if g.TurnNumber() == 1 {
+			err = g.PlaySetup(move)
+		} else {
+			err = g.Play(move)
+			if len(info.Lines) == 0 || info.PV == "" {
+				t.Errorf("%s: no info for %q: %+v", g.Label(), move, info)
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s %q: %v", g.Label(), move, err)
+		}
+		for _, c := range ctls {
+			if err := c.MakeMove(move); err != nil {
+				t.Fatalf("%s: makemove %q: %v", g.Label(), move, err)
+			}
+		}
+	}
+	for _, c := range ctls {
+		if out := c.Outcome(); out != g.Outcome() {
+			t.Errorf("controller's outcome %v, game's %v", out, g.Outcome())
+		}
+	}
+	return g
+}
+
+// TestControllerGame plays our engine against itself, both run as child
+// processes, to the end of the game.
+func TestControllerGame(t *testing.T) {
+	var mu sync.Mutex
+	var transcript strings.Builder
+	opt := fastOptions()
+	opt.Transcript = writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return transcript.Write(p)
+	})
+	gold := mustStart(t, "engine", opt, "AEI_TEST_VISITS=40", "AEI_TEST_SEED=1")
+	silver := mustStart(t, "engine", fastOptions(), "AEI_TEST_VISITS=40", "AEI_TEST_SEED=2")
+	if id := gold.Ident(); id.Protocol != "1" || id.Name != "arimaalab" || id.Author != "arimaalab" || id.Version == "" {
+		t.Errorf("ident %+v", id)
+	}
+	g := playGame(t, gold, silver, true, nil)
+	t.Logf("%d turns, %s", len(g.Turns()), g.Outcome())
+	if err := gold.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := gold.IsReady(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("IsReady after Close: %v", err)
+	}
+	for _, want := range []string{"> aei\n", "< aeiok\n", "> go ponder\n", "< bestmove ", "> quit\n"} {
+		if !strings.Contains(transcript.String(), want) {
+			t.Errorf("transcript has no %q", want)
+		}
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestControllerRealBinary builds cmd/aei and plays it to the end of a game
+// against the engine in the test binary.
+func TestControllerRealBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/aei")
+	}
+	bin := filepath.Join(t.TempDir(), "aei")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "../cmd/aei")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	real, err := StartCommand(context.Background(), bin+" -seed 3", fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer real.Close()
+	silver := mustStart(t, "engine", fastOptions(), "AEI_TEST_VISITS=40", "AEI_TEST_SEED=4")
+	// The messages of the AEI tools' roundrobin: the bot's options, the time
+	// control (3s/30s/100/60s), then before each move the reserves.
+	for _, c := range []*Controller{real, silver} {
+		for _, o := range [][2]string{{"visits", "40"}, {"hash", "16"}, {"tcmove", "3"}, {"tcreserve", "30"},
+			{"tcpercent", "100"}, {"tcmax", "60"}, {"tcturns", "0"}, {"tctotal", "0"}, {"tcturntime", "0"}} {
+			if err := c.SetOption(o[0], o[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	before := func(c *Controller) error {
+		for _, o := range [][2]string{{"greserve", "30"}, {"sreserve", "30"}, {"moveused", "0"}} {
+			if err := c.SetOption(o[0], o[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	g := playGame(t, real, silver, false, before)
+	t.Logf("%d turns, %s", len(g.Turns()), g.Outcome())
+	if err := real.Quit(); err != nil {
+		t.Errorf("Quit: %v", err)
+	}
+}
+
+// TestControllerPosition asks for a move in a set position, and checks the
+// ponder and stop sequence.
+func TestControllerPosition(t *testing.T) {
+	c := mustStart(t, "engine", fastOptions(), "AEI_TEST_VISITS=100")
+	ctx := context.Background()
+	p, err := engine.ParsePosition(opening)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetPosition(p); err != nil {
+		t.Fatal(err)
+	}
+	if c.InSetup() || c.Position() != p {
+		t.Fatal("the controller's position is not the one set")
+	}
+	if err := c.GoPonder(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	move, _, err := c.Stop(ctx)
+	if err != nil || move == "" {
+		t.Fatalf("Stop = %q, %v", move, err)
+	}
+	move, info, err := c.Go(ctx, time.Now().Add(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.HasScore || info.Depth == "" || info.Nodes != 100 || info.PV == "" || len(info.Logs) == 0 {
+		t.Errorf("info %+v", info)
+	}
+	if err := c.MakeMove(move); err != nil {
+		t.Fatal(err)
+	}
+	// An illegal move is refused and not sent.
+	if err := c.MakeMove("Ee2n Ee3n Ee4n Ee5n Ee6n"); !errors.Is(err, ErrIllegalMove) {
+		t.Errorf("MakeMove of an illegal move: %v", err)
+	}
+	if err := c.SetOption("bad name", "1"); err == nil {
+		t.Error("SetOption with a space in the name: no error")
+	}
+	if err := c.SetOption("event", "a\nb"); err == nil {
+		t.Error("SetOption with a line break in the value: no error")
+	}
+	if err := c.IsReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A finished game asks for no move.
+	over, _ := engine.ParsePosition("s [R                                                      r        ]")
+	if err := c.SetPosition(over); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Go(ctx, time.Time{}); !errors.Is(err, engine.ErrGameOver) {
+		t.Errorf("Go after the end of the game: %v", err)
+	}
+}
+
+// TestControllerFakes runs engines that die, hang or answer nonsense: each
+// gives a clear error, quickly.
+func TestControllerFakes(t *testing.T) {
+	ctx := context.Background()
+	soon := func() time.Time { return time.Now().Add(300 * time.Millisecond) }
+	p, _ := engine.ParsePosition(opening)
+	for _, c := range []struct {
+		mode string
+		// run drives the controller (nil for a failure to start) and returns the error to check.
+		run  func(c *Controller) error
+		want error
+		text []string // in the error message
+	}{
+		{mode: "die-at-start", want: ErrEngineDied, text: []string{"exit status 3", "boom: no weights here"}},
+		{mode: "silent", want: ErrTimeout, text: []string{"no aeiok"}},
+		{mode: "noaeiok", want: ErrTimeout, text: []string{"hello there"}},
+		{mode: "die-on-go", want: ErrEngineDied, text: []string{"exit status 2", "panic: simulated crash"},
+			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
+		{mode: "die-on-newgame", want: ErrEngineDied, text: []string{"exit status 4"},
+			run: func(c *Controller) error {
+				if err := c.NewGame(); err != nil {
+					return err
+				}
+				return c.IsReady(ctx)
+			}},
+		{mode: "hang", want: ErrTimeout, text: []string{"no bestmove by the deadline", "killed"},
+			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
+		{mode: "hang", want: context.Canceled, text: []string{"cancelled", "killed"},
+			run: func(c *Controller) error {
+				ctx, cancel := context.WithCancel(ctx)
+				time.AfterFunc(100*time.Millisecond, cancel)
+				_, _, err := c.Go(ctx, time.Now().Add(time.Hour))
+				return err
+			}},
+		{mode: "slow", want: ErrTimeout, text: []string{"answered stop"},
+			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
+		{mode: "nonsense", want: ErrIllegalMove, text: []string{`"xyzzy"`, "Gold to set up"},
+			run: func(c *Controller) error {
+				_, info, err := c.Go(ctx, soon())
+				if info.Score != 12 || info.Depth != "3+" || info.Nodes != 99 || info.PV != "x y" ||
+					info.Time != 500*time.Millisecond || len(info.Logs) != 1 || len(info.Other) != 1 {
+					t.Errorf("nonsense info %+v", info)
+				}
+				return err
+			}},
+		{mode: "illegal", want: ErrIllegalMove, text: []string{`"Ra1n"`},
+			run: func(c *Controller) error {
+				if err := c.SetPosition(p); err != nil {
+					return err
+				}
+				_, _, err := c.Go(ctx, soon())
+				return err
+			}},
+		{mode: "empty", want: ErrIllegalMove, text: []string{"empty bestmove"},
+			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			start := time.Now()
+			opt := fastOptions()
+			if c.run == nil {
+				opt.StartTimeout = 300 * time.Millisecond
+			}
+			ctl, err := startHelper(t, c.mode, opt)
+			if c.run != nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = c.run(ctl)
+			}
+			if !errors.Is(err, c.want) {
+				t.Fatalf("error %v, want %v", err, c.want)
+			}
+			for _, s := range c.text {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q lacks %q", err, s)
+				}
+			}
+			if ctl != nil {
+				ctl.Close()
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// TestControllerAfterDeath checks that a dead engine's error sticks and that
+// closing a hung engine kills it.
+func TestControllerAfterDeath(t *testing.T) {
+	ctx := context.Background()
+	c := mustStart(t, "die-on-go", fastOptions())
+	_, _, err := c.Go(ctx, time.Now().Add(time.Second))
+	if !errors.Is(err, ErrEngineDied) {
+		t.Fatalf("Go: %v", err)
+	}
+	for name, f := range map[string]func() error{
+		"IsReady":  func() error { return c.IsReady(ctx) },
+		"NewGame":  c.NewGame,
+		"MakeMove": func() error { return c.MakeMove("Ra1") },
+		"Go":       func() error { _, _, err := c.Go(ctx, time.Time{}); return err },
+	} {
+		if err := f(); !errors.Is(err, ErrEngineDied) {
+			t.Errorf("%s after death: %v", name, err)
+		}
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close of a dead engine: %v", err)
+	}
+
+	h := mustStart(t, "hang", fastOptions())
+	start := time.Now()
+	if err := h.Quit(); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("Quit of a hung engine: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Quit took %v", d)
+	}
+	if err := h.Quit(); !errors.Is(err, ErrTimeout) {
+		t.Errorf("second Quit: %v", err)
+	}
+
+	if _, err := StartCommand(ctx, "/nonexistent/engine", fastOptions()); err == nil {
+		t.Error("a missing engine started")
+	}
+	if _, err := StartCommand(ctx, "'unterminated", fastOptions()); err == nil {
+		t.Error("a bad command line started")
+	}
+}

@@ -1,0 +1,101 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// tiny returns a configuration that runs the whole loop in seconds.
+func tiny(t *testing.T, out string) Config {
+	t.Helper()
+	c, err := Preset("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Out = out
+	c.Generations = 2
+	c.SelfPlay.Games, c.SelfPlay.GamesPerShard, c.SelfPlay.MaxTurns = 8, 4, 40
+	c.SelfPlay.Search.Visits, c.SelfPlay.CheapVisits = 32, 8
+	c.SelfPlay.Search.MaxNodes = 1 << 14
+	c.Gate.Games, c.Gate.MaxTurns = 4, 60
+	c.Gate.Search.Visits, c.Gate.Search.MaxNodes = 24, 1<<14
+	c.Pool.GamesPerPair, c.Pool.MaxTurns = 2, 60
+	c.Pool.Search.Visits, c.Pool.Search.MaxNodes = 24, 1<<14
+	return c
+}
+
+func quiet() Options { return Options{Log: slog.New(slog.DiscardHandler)} }
+
+func TestPresetsLoad(t *testing.T) {
+	for _, name := range Presets() {
+		if _, err := Preset(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("generations: 2\ngatez: {}\n"), 0o644)
+	if _, err := Load(bad); err == nil {
+		t.Fatal("an unknown key was accepted")
+	}
+}
+
+// TestRunResumes runs the loop once straight through, and once interrupted at
+// every stage in turn and restarted; the reports must be the same, and every
+// stage's output complete.
+func TestRunResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole loop several times")
+	}
+	straight := t.TempDir()
+	want, err := Run(context.Background(), tiny(t, straight), quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMD, _ := os.ReadFile(filepath.Join(straight, "report.md"))
+	for _, f := range []string{"report.md", "report.json", "report.png", "pool/ratings.md", "gen=0001/decision.json", "gen=0002/weights.json"} {
+		if _, err := os.Stat(filepath.Join(straight, f)); err != nil {
+			t.Fatalf("%s missing: %v", f, err)
+		}
+	}
+	if len(want.Generations) != 3 || want.Generations[0].SelfPlayRows == 0 || want.Generations[1].Gate == nil || want.Generations[2].Rating == nil {
+		t.Fatalf("report incomplete: %+v", want)
+	}
+
+	dir := t.TempDir()
+	// Interrupt at the k-th stage, for k = 1, 2, ...: each restart gets one
+	// stage further, until a run completes.
+	for k := 1; ; k++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		n := 0
+		opt := quiet()
+		opt.Stages = func(Stage) {
+			n++
+			if n == k {
+				cancel()
+			}
+		}
+		_, err := Run(ctx, tiny(t, dir), opt)
+		cancel()
+		if err == nil {
+			break
+		}
+		if k > 20 {
+			t.Fatalf("no complete run after %d interruptions: %v", k, err)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	// The run directories differ, so compare the tables alone.
+	cut := func(b []byte) []byte { return b[bytes.IndexByte(b, '|'):] }
+	if !bytes.Equal(cut(got), cut(wantMD)) {
+		t.Fatalf("resumed report differs:\n%s\nstraight:\n%s", got, wantMD)
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "**", "*.tmp"))
+	if len(matches) > 0 {
+		t.Fatalf("temporary files left: %v", matches)
+	}
+}
