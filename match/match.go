@@ -48,7 +48,9 @@ type Options struct {
 	Resume bool
 	// SPRT, when set, stops the match as soon as the test decides.
 	SPRT *SPRT
-	// Progress, when set, is called after each finished game.
+	// Progress, when set, is called once the games of an earlier run are read
+	// back and after each finished game, from the goroutine that runs Run;
+	// the Result changes after the call returns.
 	Progress func(*Result)
 	// Log receives warnings and a line per game at debug level (nil: slog's
 	// default logger).

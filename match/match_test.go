@@ -104,12 +104,12 @@ func TestGen0BeatsRandom(t *testing.T) {
 // temperature for the first turns, and the players' seeds differ) come out
 // near 0 Elo: within the 95% interval.
 func TestIdenticalPlayers(t *testing.T) {
-	games := 24
+	games, maxTurns := 24, 80
 	if testing.Short() {
-		games = 8
+		games = 16
 	}
-	spec := "gen0,visits=48,temp=1,temp-turns=6"
-	res, err := Run(context.Background(), player(t, spec), player(t, spec), Options{Games: games, Seed: 3, MaxTurns: 80, Setups: DefaultSetups(), Concurrency: 2})
+	spec := "gen0,visits=32,temp=1,temp-turns=6"
+	res, err := Run(context.Background(), player(t, spec), player(t, spec), Options{Games: games, Seed: 3, MaxTurns: maxTurns, Setups: DefaultSetups(), Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +177,9 @@ func readGames(t *testing.T, dir string) []engine.Record {
 func TestResume(t *testing.T) {
 	a, b := player(t, "gen0,visits=32,temp=1,temp-turns=4"), player(t, "gen0,visits=16")
 	opt := Options{Games: 8, Seed: 5, MaxTurns: 60, Setups: DefaultSetups(), Concurrency: 2}
+	if testing.Short() {
+		opt.MaxTurns = 30
+	}
 
 	whole := opt
 	whole.Out = t.TempDir()
@@ -265,7 +268,11 @@ func TestResume(t *testing.T) {
 // TestSPRTStops: the search against the random mover wins every pair, and
 // the SPRT accepts H1 long before the 60 games.
 func TestSPRTStops(t *testing.T) {
-	for _, model := range []SPRTModel{Logistic, Normalized} {
+	models := []SPRTModel{Logistic, Normalized}
+	if testing.Short() {
+		models = models[:1]
+	}
+	for _, model := range models {
 		sp := SPRT{Elo0: 0, Elo1: 200, Alpha: 0.05, Beta: 0.05, Model: model}
 		dir := t.TempDir()
 		res, err := Run(context.Background(), player(t, "gen0,visits=32"), player(t, "random"),
@@ -311,7 +318,7 @@ func TestPool(t *testing.T) {
 	}
 	players = append(players, player(t, "random"))
 	out := filepath.Join(dir, "pool")
-	opt := PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 60, Setups: DefaultSetups(), Out: out, Fit: FitOptions{Prior: 1}}
+	opt := PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 40, Setups: DefaultSetups(), Out: out, Fit: FitOptions{Prior: 1}}
 	res, err := RunPool(context.Background(), players, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -320,8 +327,8 @@ func TestPool(t *testing.T) {
 		t.Fatalf("%d games, ratings %v", res.Games, res.Ratings)
 	}
 	table := res.Table()
-	if last := table[len(table)-1]; last.Name != "random" || last.Points != 0 {
-		t.Errorf("random is not last with 0 points: %+v", table)
+	if last := table[len(table)-1]; last.Name != "random" || last.Points > 0.5 {
+		t.Errorf("random is not last with at most a draw: %+v", table)
 	}
 	if res.Ratings.Elo[0] != 0 {
 		t.Errorf("gen-0 is rated %v, want the anchor at 0", res.Ratings.Elo[0])
@@ -350,8 +357,11 @@ func TestPool(t *testing.T) {
 	if again.Resumed != 6 || !slices.Equal(again.Ratings.Elo, res.Ratings.Elo) {
 		t.Errorf("resumed pool: %d resumed, ratings %v, want 6 and %v", again.Resumed, again.Ratings.Elo, res.Ratings.Elo)
 	}
+	if testing.Short() {
+		return
+	}
 	// A gauntlet: random against both generations.
-	g, err := RunPool(context.Background(), players[:2], PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 60, Setups: DefaultSetups(), Gauntlet: players[2], Fit: FitOptions{Prior: 1}})
+	g, err := RunPool(context.Background(), players[:2], PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 40, Setups: DefaultSetups(), Gauntlet: players[2], Fit: FitOptions{Prior: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

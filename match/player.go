@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arimaalab/arimaalab/aei"
 	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
@@ -269,7 +270,10 @@ func defaultName(s Spec) string {
 	case "random":
 		return "random"
 	case "aei":
-		return "aei:" + filepath.Base(strings.Fields(s.Command)[0])
+		if words, err := aei.SplitCommand(s.Command); err == nil && len(words) > 0 {
+			return "aei:" + filepath.Base(words[0])
+		}
+		return "aei"
 	}
 	if s.Weights == "gen0" {
 		return "gen0"
@@ -337,8 +341,12 @@ func newSearchPlayer(s Spec) (*SearchPlayer, error) {
 }
 
 // NewSearchPlayer returns the search player named name with the weights w and
-// the search settings cfg (noise and temperature are not used).
+// the search settings cfg (noise and temperature are not used; a MaxNodes of
+// 0 means DefaultMaxNodes).
 func NewSearchPlayer(name string, w *weights.Weights, cfg mcts.Config) (*SearchPlayer, error) {
+	if cfg.MaxNodes == 0 {
+		cfg.MaxNodes = DefaultMaxNodes
+	}
 	ev, err := weights.NewLinear(w)
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", name, err)

@@ -328,10 +328,12 @@ type IllegalMoveError struct {
 	Err                      error
 }
 
+// Error says who played what, where, and why it is illegal.
 func (e *IllegalMoveError) Error() string {
 	return fmt.Sprintf("%s, turn %s: %s played an illegal move %q: %v", e.Game, e.Turn, e.Player, e.Move, e.Err)
 }
 
+// Unwrap returns the rules' objection.
 func (e *IllegalMoveError) Unwrap() error { return e.Err }
 
 // gameID is the id of game j in the games file.
@@ -352,8 +354,14 @@ func (r *runner) open() ([]GameResult, error) {
 		return nil, fmt.Errorf("match: %w", err)
 	}
 	metaJSON = append(metaJSON, '\n')
-	_, statErr := os.Stat(resultsPath)
-	exists := statErr == nil
+	st, statErr := os.Stat(resultsPath)
+	exists := statErr == nil && st.Size() > 0
+	if statErr == nil && !exists {
+		// No game finished before: start afresh, with a fresh games file.
+		if err := os.Remove(filepath.Join(r.Out, GamesFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+	}
 	if exists && !r.Resume {
 		return nil, fmt.Errorf("match: %s holds results already: -resume continues them, or choose another output directory", r.Out)
 	}

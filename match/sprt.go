@@ -83,6 +83,7 @@ const (
 	AcceptH1         // elo1 is the more likely: the first player is stronger
 )
 
+// String returns "continue", "H0 accepted" or "H1 accepted".
 func (v Verdict) String() string {
 	switch v {
 	case AcceptH0:

@@ -159,12 +159,26 @@ func runMatch(ctx context.Context, specA, specB, each, sprt string, model match.
 		}
 		opt.SPRT = &t
 	}
-	a, err := openPlayer(specA, each)
+	sa, err := match.ParseSpec(specA, each)
+	if err != nil {
+		return usageError(err.Error())
+	}
+	sb, err := match.ParseSpec(specB, each)
+	if err != nil {
+		return usageError(err.Error())
+	}
+	if sa.Name == sb.Name { // such as gen0 against gen0: name them by their specifications
+		sa.Name, sb.Name = specA, specB
+		if specA == specB {
+			sa.Name, sb.Name = specA+" (A)", specB+" (B)"
+		}
+	}
+	a, err := match.NewPlayer(sa)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	b, err := openPlayer(specB, each)
+	b, err := match.NewPlayer(sb)
 	if err != nil {
 		return err
 	}
