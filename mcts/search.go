@@ -67,14 +67,17 @@ type search struct {
 
 // worker holds one thread's scratch space.
 type worker struct {
-	sr    *search
-	path  []int64 // nodes of the descent
-	edges []int64 // edges of the descent: edges[i] leads from path[i] to path[i+1]
-	ends  []engine.BoardKey
-	steps []engine.Step
-	goal  *goalSearch
-	prior []float32
-	order []int
+	sr        *search
+	path      []int64 // nodes of the descent
+	edges     []int64 // edges of the descent: edges[i] leads from path[i] to path[i+1]
+	ends      []engine.BoardKey
+	steps     []engine.Step
+	goal      *goalSearch
+	prior     []float32
+	order     []int
+	depth     int32 // the longest descent
+	nodeBlock block // node and edge indices reserved for this worker
+	edgeBlock block
 }
 
 // Search searches from pos, the position at the start of a turn, and returns the
@@ -111,11 +114,12 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	}
 	sr := &search{s: s, t: s.tree, rootTurn: rootTurn, hist: hist, ctx: ctx}
 	k, h := keyOf(&rootTurn)
-	sr.root = sr.t.find(&k, h)
+	var rootBlock block
+	sr.root = sr.t.find(&k, h, &rootBlock)
 	if sr.root < 0 {
 		s.tree = newTree(s.cfg.MaxNodes)
 		sr.t = s.tree
-		sr.root = sr.t.find(&k, h)
+		sr.root = sr.t.find(&k, h, &rootBlock)
 	}
 	sr.limit = math.MaxInt64
 	if s.cfg.Visits > 0 {
@@ -164,21 +168,31 @@ func (sr *search) newWorker() *worker {
 	return &worker{sr: sr, steps: make([]engine.Step, 0, 128), goal: newGoalSearch()}
 }
 
-// run simulates until the budget is spent.
+// run simulates until the budget is spent. Simulations are claimed from the
+// shared budget a few at a time, so that the threads touch the shared counters
+// rarely.
 func (w *worker) run() {
+	const chunk = 8
 	sr := w.sr
 	root := sr.t.node(sr.root)
-	for i := 0; ; i++ {
-		if sr.sims.Add(1) > sr.limit || sr.full.Load() || root.proven.Load() != 0 {
+	defer func() {
+		for d := sr.maxDepth.Load(); w.depth > d && !sr.maxDepth.CompareAndSwap(d, w.depth); d = sr.maxDepth.Load() {
+		}
+	}()
+	for {
+		end := sr.sims.Add(chunk)
+		n := min(chunk, sr.limit-(end-chunk))
+		if n <= 0 || sr.ctx.Err() != nil || (!sr.deadline.IsZero() && time.Now().After(sr.deadline)) {
 			return
 		}
-		if i&31 == 0 {
-			if sr.ctx.Err() != nil || (!sr.deadline.IsZero() && time.Now().After(sr.deadline)) {
+		for i := range n {
+			if sr.full.Load() || root.proven.Load() != 0 {
+				sr.done.Add(i)
 				return
 			}
+			w.simulate()
 		}
-		w.simulate()
-		sr.done.Add(1)
+		sr.done.Add(n)
 	}
 }
 
@@ -231,7 +245,7 @@ func (w *worker) simulate() {
 		child := e.child.Load() - 1
 		if child < 0 {
 			k, h := keyOf(&turn)
-			c := t.find(&k, h)
+			c := t.find(&k, h, &w.nodeBlock)
 			if c < 0 {
 				sr.full.Store(true)
 				value = n.q(n.value)
@@ -246,9 +260,7 @@ func (w *worker) simulate() {
 		t.node(id).counts.Add(uint64(vl))
 		w.path = append(w.path, id)
 	}
-	if d := int32(len(w.path)); d > sr.maxDepth.Load() {
-		sr.maxDepth.Store(d)
-	}
+	w.depth = max(w.depth, int32(len(w.path)))
 	w.backup(value, vl)
 }
 
@@ -402,7 +414,7 @@ func (w *worker) expand(n *node, turn *engine.Turn) float32 {
 			n.proven.Store(-1)
 			break
 		}
-		first := sr.t.edges.alloc(count)
+		first := take(&w.edgeBlock, sr.t.edges, count, 1024)
 		if first < 0 {
 			sr.full.Store(true)
 			value = sr.s.eval.Evaluate(&turn.Pos)

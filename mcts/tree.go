@@ -171,14 +171,36 @@ func newTree(maxNodes int) *tree {
 
 func (t *tree) node(i int64) *node { return t.nodes.at(i) }
 
-// find returns the node of state k (hash h), creating it when absent; -1 when full.
-func (t *tree) find(k *stateKey, h uint64) int64 {
+// block hands out indices of an arena from a range reserved for one thread, so
+// that threads do not contend for the arena's counter on every node.
+type block struct {
+	next, end int64
+}
+
+// take returns n consecutive indices of a (from a block of at least size), or -1
+// when the arena is full.
+func take[T any](b *block, a *arena[T], n, size int) int64 {
+	if b.end-b.next < int64(n) {
+		first := a.alloc(max(n, size))
+		if first < 0 {
+			return -1
+		}
+		b.next, b.end = first, first+int64(max(n, size))
+	}
+	i := b.next
+	b.next += int64(n)
+	return i
+}
+
+// find returns the node of state k (hash h), creating it (from the block b)
+// when absent; -1 when full.
+func (t *tree) find(k *stateKey, h uint64, b *block) int64 {
 	created := int64(-1)
 	for i := h & t.mask; ; i = (i + 1) & t.mask {
 		v := t.slots[i].Load()
 		if v == 0 {
 			if created < 0 {
-				created = t.newNode(k, h)
+				created = t.newNode(k, h, b)
 				if created < 0 {
 					return -1
 				}
@@ -196,8 +218,8 @@ func (t *tree) find(k *stateKey, h uint64) int64 {
 	}
 }
 
-func (t *tree) newNode(k *stateKey, h uint64) int64 {
-	i := t.nodes.alloc(1)
+func (t *tree) newNode(k *stateKey, h uint64, b *block) int64 {
+	i := take(b, t.nodes, 1, 64)
 	if i < 0 {
 		return -1
 	}
