@@ -419,7 +419,7 @@ func (g *searchGame) Move(ctx context.Context, game *engine.Game) (string, error
 	}
 	move := res.Move
 	if g.turns < g.p.tempTurns && g.p.temp > 0 {
-		move = pickMove(g.rng, res, g.p.temp)
+		move = res.Sample(g.rng, g.p.temp)
 	}
 	g.turns++
 	return move, nil
@@ -428,36 +428,6 @@ func (g *searchGame) Move(ctx context.Context, game *engine.Game) (string, error
 func (g *searchGame) Close() error {
 	g.s = nil // the tree goes with the game
 	return nil
-}
-
-// pickMove draws among the searched moves in proportion to visits^(1/t); a
-// proven win is always played and a move proven to lose is never drawn while
-// another is listed.
-func pickMove(rng *rand.Rand, res *mcts.Result, t float64) string {
-	if len(res.Top) < 2 || res.Top[0].Proven != 0 {
-		return res.Move
-	}
-	top := res.Top
-	for len(top) > 1 && top[len(top)-1].Proven < 0 {
-		top = top[:len(top)-1]
-	}
-	w := make([]float64, len(top))
-	var sum float64
-	for i, m := range top {
-		w[i] = math.Pow(float64(m.Visits), 1/t)
-		sum += w[i]
-	}
-	if sum == 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
-		return res.Move
-	}
-	x := rng.Float64() * sum
-	for i := range w {
-		x -= w[i]
-		if x < 0 {
-			return top[i].Move
-		}
-	}
-	return top[len(top)-1].Move
 }
 
 // RandomPlayer plays uniformly random legal moves (each distinct resulting

@@ -206,3 +206,34 @@ func (s *Searcher) provenResult(pos engine.Position, steps []engine.Step, start 
 	m := engine.FormatMove(pos, steps)
 	return &Result{Move: m, Steps: steps, Value: 1, PV: []string{m}, Top: []MoveVisits{{m, 0, 1, 1}}, Proven: true, Elapsed: time.Since(start)}, nil
 }
+
+// Sample draws a move among the searched ones in proportion to visits^(1/t): the
+// most visited (Move) when t <= 0. A proven win is always played, and a move
+// proven to lose is never drawn while another is listed. Self-play and matches
+// use it for their move temperature.
+func (r *Result) Sample(rng *rand.Rand, t float64) string {
+	if t <= 0 || len(r.Top) < 2 || r.Top[0].Proven != 0 {
+		return r.Move
+	}
+	top := r.Top
+	for len(top) > 1 && top[len(top)-1].Proven < 0 {
+		top = top[:len(top)-1]
+	}
+	w := make([]float64, len(top))
+	var sum float64
+	for i, m := range top {
+		w[i] = math.Pow(float64(m.Visits), 1/t)
+		sum += w[i]
+	}
+	if sum == 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
+		return r.Move
+	}
+	x := rng.Float64() * sum
+	for i := range w {
+		x -= w[i]
+		if x < 0 {
+			return top[i].Move
+		}
+	}
+	return top[len(top)-1].Move
+}

@@ -44,35 +44,6 @@ func (c *Config) temperature(k int) float64 {
 	return c.TemperatureEnd + (c.TemperatureStart-c.TemperatureEnd)*math.Pow(0.5, float64(k)/c.TemperatureHalfLife)
 }
 
-// pickMove chooses among the searched moves: the most visited at temperature 0,
-// else one drawn in proportion to visits^(1/t).
-func pickMove(rng *rand.Rand, res *mcts.Result, t float64) string {
-	if t <= 0 || len(res.Top) < 2 || res.Top[0].Proven != 0 {
-		return res.Move
-	}
-	top := res.Top
-	for len(top) > 1 && top[len(top)-1].Proven < 0 {
-		top = top[:len(top)-1] // never sample a move proven to lose
-	}
-	w := make([]float64, len(top))
-	var sum float64
-	for i, m := range top {
-		w[i] = math.Pow(float64(m.Visits), 1/t)
-		sum += w[i]
-	}
-	if sum == 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
-		return res.Move
-	}
-	x := rng.Float64() * sum
-	for i := range w {
-		x -= w[i]
-		if x < 0 {
-			return top[i].Move
-		}
-	}
-	return top[len(w)-1].Move
-}
-
 // playGame plays game index of shard with the evaluator ev. Everything random
 // comes from the run seed, the shard and the index, so a game is the same
 // whichever worker plays it.
@@ -110,7 +81,7 @@ func playGame(ctx context.Context, c *Config, ev mcts.Evaluator, seed uint64, sh
 			}
 			return nil, fmt.Errorf("game %d turn %s: %w", id, g.Label(), err)
 		}
-		move := pickMove(rng, res, c.temperature(len(p.rows)))
+		move := res.Sample(rng, c.temperature(len(p.rows)))
 		row := data.Row{
 			GameID:     id,
 			Turn:       uint16(g.TurnNumber()),
