@@ -6,9 +6,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // The archive columns a Record reads into its typed fields.
@@ -544,4 +547,55 @@ func unescapeFields(fields []string) []string {
 		fields[i] = b.String()
 	}
 	return fields
+}
+
+// Verify replays rec and checks it against its recorded result (CheckResult).
+// It returns the number of turns replayed (setups included) and, when the
+// record does not replay to its result, an error naming the game and the turn,
+// such as `game 669122, turn 37b: recorded Gold wins by goal, ...`.
+func Verify(rec Record) (turns int, err error) {
+	g, err := Replay(rec)
+	if g != nil {
+		turns = len(g.Turns())
+	}
+	if err != nil {
+		return turns, err // names the game and the turn
+	}
+	if err := CheckResult(rec, g); err != nil {
+		reason := strings.TrimPrefix(err.Error(), rec.Label()+": ")
+		return turns, fmt.Errorf("%s, turn %s: %s", rec.Label(), lastLabel(rec, g), reason)
+	}
+	return turns, nil
+}
+
+// VerifyAll verifies every record on all cores and returns, in the order of
+// recs, the turns replayed and the error of each (nil when it matches).
+// done, when not nil, is called after each record, from any goroutine.
+func VerifyAll(recs []Record, done func()) (turns []int, errs []error) {
+	turns = make([]int, len(recs))
+	errs = make([]error, len(recs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(len(recs), runtime.GOMAXPROCS(0))) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(recs); i = int(next.Add(1) - 1) {
+				turns[i], errs[i] = Verify(recs[i])
+				if done != nil {
+					done()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return turns, errs
+}
+
+// lastLabel returns the record's label of the last turn g played, such as "37b".
+func lastLabel(rec Record, g *Game) string {
+	n := len(g.Turns())
+	if n == 0 || n > len(rec.Moves) {
+		return g.Label()
+	}
+	label, _, _ := strings.Cut(strings.TrimSpace(rec.Moves[n-1]), " ")
+	return label
 }

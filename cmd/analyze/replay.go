@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/arimaalab/arimaalab/engine"
 )
@@ -63,12 +62,7 @@ type replaySummary struct {
 // results, and writes a line `file: game ID, turn T: reason` to w for each
 // mismatch, in the order of the file.
 func (s *replaySummary) replay(w io.Writer, name string, recs []engine.Record, bar *progress) {
-	turns := make([]int, len(recs))
-	errs := make([]error, len(recs))
-	parallel(len(recs), workers(len(recs)), func(_, i int) {
-		turns[i], errs[i] = replayOne(recs[i])
-		bar.add(1)
-	})
+	turns, errs := engine.VerifyAll(recs, func() { bar.add(1) })
 	for i, rec := range recs {
 		s.games++
 		s.turns += turns[i]
@@ -82,34 +76,6 @@ func (s *replaySummary) replay(w io.Writer, name string, recs []engine.Record, b
 			s.matches++
 		}
 	}
-}
-
-// replayOne replays rec and checks its result. It returns the number of turns
-// played and why the record does not replay to its result, or nil.
-func replayOne(rec engine.Record) (int, error) {
-	g, err := engine.Replay(rec)
-	turns := 0
-	if g != nil {
-		turns = len(g.Turns())
-	}
-	if err != nil {
-		return turns, err // names the game and the turn
-	}
-	if err := engine.CheckResult(rec, g); err != nil {
-		reason := strings.TrimPrefix(err.Error(), rec.Label()+": ")
-		return turns, fmt.Errorf("%s, turn %s: %s", rec.Label(), lastLabel(rec, g), reason)
-	}
-	return turns, nil
-}
-
-// lastLabel returns the record's label of the last turn g played, such as "37b".
-func lastLabel(rec engine.Record, g *engine.Game) string {
-	n := len(g.Turns())
-	if n == 0 || n > len(rec.Moves) {
-		return g.Label()
-	}
-	label, _, _ := strings.Cut(strings.TrimSpace(rec.Moves[n-1]), " ")
-	return label
 }
 
 // print writes the summary.

@@ -77,19 +77,15 @@ type countReport struct {
 	problems         []string
 }
 
-// checkCounts generates the moves of every case, on all cores, and compares
-// their number with the expected count.
+// checkCounts generates the moves of every case and compares their number with
+// the expected count.
 func checkCounts(name string, cases []countCase, bar *progress.Bar) countReport {
 	got := make([]int, len(cases))
-	nw := workers(len(cases))
-	gens := make([]*engine.MoveGen, nw)
-	for w := range gens {
-		gens[w] = engine.NewMoveGen()
-	}
-	parallel(len(cases), nw, func(w, i int) {
-		got[i] = gens[w].Generate(&cases[i].pos, nil)
+	g := engine.NewMoveGen()
+	for i := range cases {
+		got[i] = g.Generate(&cases[i].pos, nil)
 		bar.Add(1)
-	})
+	}
 	r := countReport{positions: len(cases)}
 	for i, c := range cases {
 		r.moves += got[i]
