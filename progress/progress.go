@@ -25,6 +25,15 @@ func IsTerminal(w io.Writer) bool {
 // New returns a bar on w counting up to total (-1 when unknown), or nil when w
 // is not a terminal and force is false.
 func New(w io.Writer, total int64, desc string, force bool) *Bar {
+	return newBar(w, total, desc, force, progressbar.OptionShowCount())
+}
+
+// NewBytes is New for a bar that counts bytes.
+func NewBytes(w io.Writer, total int64, desc string, force bool) *Bar {
+	return newBar(w, total, desc, force, progressbar.OptionShowBytes(true))
+}
+
+func newBar(w io.Writer, total int64, desc string, force bool, unit progressbar.Option) *Bar {
 	if !force && !IsTerminal(w) {
 		return nil
 	}
@@ -34,8 +43,7 @@ func New(w io.Writer, total int64, desc string, force bool) *Bar {
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowElapsedTimeOnFinish(),
+		unit,
 		progressbar.OptionClearOnFinish(),
 	)}
 }
@@ -58,6 +66,7 @@ func (b *Bar) Describe(s string) {
 func (b *Bar) Finish() {
 	if b != nil {
 		_ = b.bar.Finish()
+		_ = b.bar.Clear()
 	}
 }
 

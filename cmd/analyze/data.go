@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/arimaalab/arimaalab/progress"
 	"io"
 	"math"
 	"slices"
@@ -22,7 +23,7 @@ func dataVerb(fs *flag.FlagSet) func(env, []string) error {
 			return err
 		}
 		defer r.Close()
-		bar := newProgress(e.stderr, r.Rows(), "reading", false)
+		bar := progress.New(e.stderr, r.Rows(), "reading", false)
 		var s dataSummary
 		s.init(r)
 		for {
@@ -31,18 +32,18 @@ func dataVerb(fs *flag.FlagSet) func(env, []string) error {
 				break
 			}
 			if err != nil {
-				bar.done()
+				bar.Finish()
 				return err
 			}
 			c, err := data.ColumnsOf(rec)
 			if err != nil {
-				bar.done()
+				bar.Finish()
 				return fmt.Errorf("%s: %w", r.Files()[r.File()], err)
 			}
 			s.add(c)
-			bar.add(int64(c.Len))
+			bar.Add(int64(c.Len))
 		}
-		bar.done()
+		bar.Finish()
 		out := newOutWriter(e.stdout, nil)
 		s.print(out)
 		return out.flush()

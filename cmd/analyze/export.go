@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/arimaalab/arimaalab/progress"
 	"path/filepath"
 	"strings"
 
@@ -40,21 +41,21 @@ func exportVerb(fs *flag.FlagSet) func(env, []string) error {
 			seen[outs[i]] = f
 		}
 
-		bar := newProgress(e.stderr, total, "exporting", false)
+		bar := progress.New(e.stderr, total, "exporting", false)
 		out := newOutWriter(e.stdout, bar)
 		var rows int64
 		for i, f := range files {
 			n, err := data.WriteParquet(outs[i], f, *codec)
 			if err != nil {
-				bar.done()
+				bar.Finish()
 				out.flush()
 				return err
 			}
 			rows += n
-			bar.add(n)
+			bar.Add(n)
 			fmt.Fprintf(out, "%s: %d rows\n", outs[i], n)
 		}
-		bar.done()
+		bar.Finish()
 		fmt.Fprintf(out, "%d shards, %d rows exported to %s\n", len(files), rows, *outDir)
 		return out.flush()
 	}

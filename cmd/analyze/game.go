@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/arimaalab/arimaalab/progress"
 	"io"
 	"slices"
 	"strings"
@@ -120,9 +121,9 @@ func analyseGame(e env, s *mcts.Searcher, rec engine.Record, full *engine.Game, 
 	if !full.Outcome().Over() {
 		searches++ // the position after the last move
 	}
-	bar := newProgress(e.stderr, int64(searches), "searching", false)
+	bar := progress.New(e.stderr, int64(searches), "searching", false)
 	out := newOutWriter(e.stdout, bar)
-	defer bar.done()
+	defer bar.Finish()
 
 	fmt.Fprintf(out, "%s: %s (Gold) vs %s (Silver), %s\n", rec.Label(), orUnknown(rec.Gold), orUnknown(rec.Silver), recordedResult(rec))
 	fmt.Fprintf(out, "weights %s, %d visits per position\n", wdesc, s.Config().Visits)
@@ -136,7 +137,7 @@ func analyseGame(e env, s *mcts.Searcher, rec engine.Record, full *engine.Game, 
 	search := func() (*mcts.Result, error) {
 		pos := g.Position()
 		res, err := s.Search(context.Background(), pos, hist)
-		bar.add(1)
+		bar.Add(1)
 		if err != nil {
 			return nil, fmt.Errorf("%s, turn %s: %w", rec.Label(), g.Label(), err)
 		}
@@ -195,7 +196,7 @@ func analyseGame(e env, s *mcts.Searcher, rec engine.Record, full *engine.Game, 
 			return err
 		}
 	}
-	bar.done()
+	bar.Finish()
 	printGameSummary(out, evals, time.Since(start))
 	return out.flush()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/arimaalab/arimaalab/progress"
 	"io"
 	"time"
 
@@ -29,7 +30,7 @@ func movecountVerb(fs *flag.FlagSet) func(env, []string) error {
 // movecount prints `<line> <count>` for each position of in (and its moves with
 // list), then a summary on stderr.
 func movecount(e env, in *input, list bool) error {
-	bar := newProgress(e.stderr, in.size, "counting", true)
+	bar := progress.NewBytes(e.stderr, in.size, "counting", false)
 	out := newOutWriter(e.stdout, bar)
 	pr := newPositionReader(in, in.name)
 	g := engine.NewMoveGen()
@@ -44,7 +45,7 @@ func movecount(e env, in *input, list bool) error {
 			break
 		}
 		if err != nil {
-			bar.done()
+			bar.Finish()
 			_ = out.flush()
 			return err
 		}
@@ -60,9 +61,9 @@ func movecount(e env, in *input, list bool) error {
 				fmt.Fprintf(out, "  %s\n", engine.FormatMove(np.pos, steps))
 			}
 		}
-		bar.set(pr.read)
+		bar.Set(pr.read)
 	}
-	bar.done()
+	bar.Finish()
 	if err := out.flush(); err != nil {
 		return err
 	}

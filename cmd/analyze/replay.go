@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/arimaalab/arimaalab/progress"
 	"io"
 
 	"github.com/arimaalab/arimaalab/engine"
@@ -34,13 +35,13 @@ func replayVerb(fs *flag.FlagSet) func(env, []string) error {
 			total += len(recs)
 		}
 
-		bar := newProgress(e.stderr, int64(total), "replaying", false)
+		bar := progress.New(e.stderr, int64(total), "replaying", false)
 		out := newOutWriter(e.stdout, bar)
 		var sum replaySummary
 		for _, a := range archives {
 			sum.replay(out, a.name, a.recs, bar)
 		}
-		bar.done()
+		bar.Finish()
 		sum.print(out)
 		if err := out.flush(); err != nil {
 			return err
@@ -61,8 +62,8 @@ type replaySummary struct {
 // replay replays the records of one archive on all cores, checks their
 // results, and writes a line `file: game ID, turn T: reason` to w for each
 // mismatch, in the order of the file.
-func (s *replaySummary) replay(w io.Writer, name string, recs []engine.Record, bar *progress) {
-	turns, errs := engine.VerifyAll(recs, func() { bar.add(1) })
+func (s *replaySummary) replay(w io.Writer, name string, recs []engine.Record, bar *progress.Bar) {
+	turns, errs := engine.VerifyAll(recs, func() { bar.Add(1) })
 	for i, rec := range recs {
 		s.games++
 		s.turns += turns[i]
