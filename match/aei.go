@@ -122,6 +122,12 @@ func (p *AEIPlayer) NewGame(ctx context.Context, side engine.Color, _ uint64) (G
 		c.Close()
 		return nil, err
 	}
+	// Every game starts with newgame, the first one of a process too: engines
+	// such as Sharp refuse makemove and go before it.
+	if err := c.NewGame(); err != nil {
+		c.Close()
+		return nil, err
+	}
 	return &aeiGame{p: p, c: c}, nil
 }
 
