@@ -116,6 +116,17 @@ func writeShard(t testing.TB, path string, meta Meta, opt WriterOptions, rows []
 	return path
 }
 
+// writeWithSum writes b to path with its checksum file, as if published.
+func writeWithSum(t testing.TB, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSum(path, checksum(b)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // normalize makes nil and empty slices alike for comparisons.
 func normalize(rows []Row) []Row {
 	out := slices.Clone(rows)
@@ -444,9 +455,7 @@ func TestBadFiles(t *testing.T) {
 	for _, f := range files {
 		t.Run(f.name, func(t *testing.T) {
 			path := filepath.Join(dir, f.name)
-			if err := os.WriteFile(path, f.content, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeWithSum(t, path, f.content)
 			r, err := Open(good, path)
 			if err == nil {
 				r.Close()
@@ -462,14 +471,20 @@ func TestBadFiles(t *testing.T) {
 	t.Run("foreign arrow", func(t *testing.T) {
 		path := filepath.Join(dir, "foreign.arrow")
 		writeForeignArrow(t, path)
-		_, err := Open(path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeWithSum(t, path, b)
+		_, err = Open(path)
 		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), "not an arimaalab dataset") {
 			t.Errorf("error %v", err)
 		}
 	})
 	t.Run("damaged body", func(t *testing.T) {
-		// Bytes overwritten in the middle: whatever the damage, an error or
-		// wrong values, but never a crash.
+		// Bytes overwritten in the middle: the checksum tells. With a
+		// checksum of the damaged bytes, whatever the damage, an error or
+		// valid values, but never a crash.
 		for _, off := range []int{len(whole) / 3, len(whole) / 2, 2 * len(whole) / 3} {
 			b := slices.Clone(whole)
 			for i := off; i < off+64; i++ {
@@ -479,6 +494,13 @@ func TestBadFiles(t *testing.T) {
 			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			if err := os.WriteFile(SumPath(path), []byte(sumLine(path, checksum(whole))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Open(path); err == nil || !strings.HasPrefix(err.Error(), path+": checksum mismatch") {
+				t.Errorf("Open with the checksum of the undamaged file: %v", err)
+			}
+			writeWithSum(t, path, b)
 			r, err := Open(path)
 			if err != nil {
 				t.Logf("Open: %v", err)
@@ -514,7 +536,7 @@ func TestFeatureVersionMismatch(t *testing.T) {
 	m = testMeta(2)
 	m.FeatureNames = []string{"bias", "material"}
 	m.FeatureVersion = "f1-111111111111"
-	c := writeShard(t, filepath.Join(dir, "c.arrow"), m, WriterOptions{}, []Row{{Features: []float32{1, 2}, Termination: "goal"}})
+	c := writeShard(t, filepath.Join(dir, "c.arrow"), m, WriterOptions{}, []Row{{Turn: 2, Result: 1, PliesLeft: 1, Features: []float32{1, 2}, Termination: "goal"}})
 	if _, err := Open(a, c); err == nil {
 		t.Error("Open of shards with 36 and 2 features: no error")
 	}

@@ -21,7 +21,8 @@ const ParquetRowGroup = 64 * DefaultBatchRows
 // returns the number of rows. The schema and its metadata are those of the
 // shard; the Arrow schema is stored too (pqarrow.WithStoreSchema), so that
 // Arrow readers get the unsigned and dictionary types back. Like a shard, dst
-// is written to dst.tmp and renamed when complete.
+// is written to dst.tmp and renamed when complete. The shard is checked as Open
+// checks it (its checksum, then every batch) and an error leaves no file.
 func WriteParquet(dst, src string, codec string) (rows int64, err error) {
 	var c compress.Compression
 	switch codec {
@@ -49,6 +50,9 @@ func WriteParquet(dst, src string, codec string) (rows int64, err error) {
 		return 0, err
 	}
 	defer func() {
+		if v := recover(); v != nil { // a last resort: every batch was validated
+			rows, err = 0, fmt.Errorf("%s: export to %s: %v", src, dst, v)
+		}
 		if err != nil {
 			f.Close()
 			os.Remove(tmp)

@@ -71,17 +71,30 @@ type shard struct {
 // explicitly may have any name but .tmp. Files are read in the order of paths,
 // a directory's in lexical order; a file named twice is read once.
 //
-// Open checks every file: it must be an Arrow IPC file of this package's
-// format, with the dataset schema of its feature names, and the feature version
-// of all files must be the same. Errors name the file.
+// Open checks every file: its bytes must match its checksum file
+// (PATH.xxh128, see SumSuffix), it must be an Arrow IPC file of this package's
+// format whose messages and buffers lie within the file, with the dataset
+// schema of its feature names, and the feature version of all files must be
+// the same. Every record batch Next returns has passed ValidateRecord. Errors
+// name the file.
 func Open(paths ...string) (*Reader, error) {
+	return openWith(openOptions{}, paths...)
+}
+
+// openOptions are internal settings of Open, for tests and benchmarks.
+type openOptions struct {
+	noChecksum bool // skip the checksum files
+}
+
+// openWith is Open with options.
+func openWith(opt openOptions, paths ...string) (*Reader, error) {
 	names, err := expand(paths)
 	if err != nil {
 		return nil, err
 	}
 	r := &Reader{mem: &bufferPool{}}
 	for _, name := range names {
-		s, err := openShard(name, r.mem)
+		s, err := openShard(name, r.mem, opt)
 		if err != nil {
 			r.Close()
 			return nil, err
@@ -173,7 +186,7 @@ func expand(paths []string) ([]string, error) {
 }
 
 // openShard maps the file name and checks it.
-func openShard(name string, mem memory.Allocator) (*shard, error) {
+func openShard(name string, mem memory.Allocator, opt openOptions) (*shard, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -188,6 +201,19 @@ func openShard(name string, mem memory.Allocator) (*shard, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	s := &shard{path: name, b: b, unmap: unmap, mem: mem}
+	if !bytes.HasPrefix(b, []byte(arrowMagic)) {
+		s.close()
+		if len(b) == 0 {
+			return nil, fmt.Errorf("%s: empty file, not an Arrow IPC file", name)
+		}
+		return nil, fmt.Errorf("%s: not an Arrow IPC file", name)
+	}
+	if !opt.noChecksum {
+		if err := verifySum(name, b); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
 	if err := s.check(); err != nil {
 		s.close()
 		return nil, err
@@ -204,8 +230,8 @@ func (s *shard) check() (err error) {
 		}
 		return fmt.Errorf("%s: not an Arrow IPC file", s.path)
 	}
-	if s.lens, err = batchLengths(s.b); err != nil {
-		return notArrow
+	if s.lens, err = layout(s.b); err != nil {
+		return fmt.Errorf("%s: not an Arrow IPC file (truncated?): %w", s.path, err)
 	}
 	for _, n := range s.lens {
 		s.rows += n
@@ -282,6 +308,14 @@ func (s *shard) record(i int) (rec arrow.Record, err error) {
 	if rec.NumRows() != s.lens[i] {
 		rec.Release()
 		return nil, fmt.Errorf("%s: record batch %d: %d rows, the footer says %d", s.path, i, rec.NumRows(), s.lens[i])
+	}
+	var first int64
+	for _, n := range s.lens[:i] {
+		first += n
+	}
+	if err := validateRecord(rec, first); err != nil {
+		rec.Release()
+		return nil, fmt.Errorf("%s: record batch %d: %w", s.path, i, err)
 	}
 	return rec, nil
 }

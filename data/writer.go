@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/zeebo/xxh3"
 )
 
 // PolicyEntry is a move of a search's root and the visits it got.
@@ -52,17 +53,26 @@ const (
 const DefaultBatchRows = 4096
 
 // WriterOptions are the settings of a Writer. The zero value gives LZ4 and
-// DefaultBatchRows.
+// DefaultBatchRows, and the Writer claims the shard itself.
 type WriterOptions struct {
 	Compression Compression // "" means LZ4
 	BatchRows   int         // rows per record batch; 0 means DefaultBatchRows
+	// Claim is the caller's claim on the shard (see TakeClaim), which the
+	// caller releases. When nil, Create claims the shard (TakeOver as in
+	// ClaimOptions) and Close or Abort releases the claim.
+	Claim    *Claim
+	TakeOver bool
 }
 
 // Writer writes one shard: rows buffered into record batches of an Arrow IPC
-// file written to PATH.tmp, renamed to PATH by Close. A Writer is not safe for
-// concurrent use.
+// file written to PATH.tmp, published as PATH by Close with its checksum file
+// PATH.xxh128. The writer holds the shard's claim (PATH.claim) from Create to
+// Close or Abort, so that no other writer touches the shard meanwhile. A Writer
+// is not safe for concurrent use.
 type Writer struct {
 	path, tmp string
+	claim     *Claim
+	ownClaim  bool // Create took the claim: Close and Abort release it
 	f         *os.File
 	bw        *posWriter
 	fw        *ipc.FileWriter
@@ -103,9 +113,11 @@ type Writer struct {
 }
 
 // Create starts writing the shard path with the metadata meta: it creates the
-// directories of path and the file path+".tmp" (replacing a stale one). Call
-// Close to finish the file, or Abort to give it up.
-func Create(path string, meta Meta, opt WriterOptions) (*Writer, error) {
+// directories of path, claims the shard (unless opt.Claim holds its claim
+// already; a shard claimed by another writer is a *ClaimError) and creates the
+// file path+".tmp" (replacing a stale one). Call Close to publish the file, or
+// Abort to give it up.
+func Create(path string, meta Meta, opt WriterOptions) (w *Writer, err error) {
 	md, err := meta.metadata()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -134,12 +146,26 @@ func Create(path string, meta Meta, opt WriterOptions) (*Writer, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
+	claim, own := opt.Claim, false
+	if claim == nil {
+		if claim, err = TakeClaim(path, ClaimOptions{TakeOver: opt.TakeOver}); err != nil {
+			return nil, err
+		}
+		own = true
+		defer func() {
+			if err != nil {
+				claim.Release()
+			}
+		}()
+	} else if claim.path != path {
+		return nil, fmt.Errorf("%s: the writer was given the claim of %s", path, claim.path)
+	}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return nil, err
 	}
-	bw := &posWriter{w: bufio.NewWriterSize(f, 1<<20)}
+	bw := &posWriter{w: bufio.NewWriterSize(f, 1<<20), h: xxh3.New()}
 	fw, err := ipc.NewFileWriter(bw, ipcOpt...)
 	if err != nil {
 		f.Close()
@@ -147,7 +173,7 @@ func Create(path string, meta Meta, opt WriterOptions) (*Writer, error) {
 		return nil, fmt.Errorf("%s: %w", tmp, err)
 	}
 
-	w := &Writer{path: path, tmp: tmp, f: f, bw: bw, fw: fw, schema: schema, nfeat: nfeat, batchRows: opt.BatchRows}
+	w = &Writer{path: path, tmp: tmp, claim: claim, ownClaim: own, f: f, bw: bw, fw: fw, schema: schema, nfeat: nfeat, batchRows: opt.BatchRows}
 	w.gameID = array.NewUint64Builder(mem)
 	w.turn = array.NewUint16Builder(mem)
 	w.side = array.NewUint8Builder(mem)
@@ -293,14 +319,26 @@ func (w *Writer) wait() error {
 	return w.err
 }
 
-// Close writes the pending rows and the file's footer, syncs the file to disk
-// and renames it from PATH.tmp to PATH, then syncs the directory. After an error
-// the .tmp file is removed. Closing a closed Writer does nothing.
+// Close publishes the shard: it writes the pending rows and the file's footer,
+// syncs the file to disk, writes the checksum file PATH.xxh128 (synced, through
+// a temporary file), renames the file from PATH.tmp to PATH, syncs the
+// directory and releases the claim. After an error the .tmp file is removed.
+// Closing a closed Writer does nothing.
 func (w *Writer) Close() error {
 	if w.done {
 		return nil
 	}
+	if w.ownClaim {
+		defer w.claim.Release()
+	}
 	err := w.finish()
+	if err == nil && !w.claim.Held() {
+		_, owner, _ := readClaim(ClaimPath(w.path))
+		err = &ClaimError{Path: w.path, Owner: owner, Why: "it took the claim over from this writer, which did not publish the shard"}
+	}
+	if err == nil {
+		err = writeSum(w.path, sumHex(w.bw.h.Sum128()))
+	}
 	if err != nil {
 		w.f.Close()
 		os.Remove(w.tmp)
@@ -308,6 +346,7 @@ func (w *Writer) Close() error {
 	}
 	if err := os.Rename(w.tmp, w.path); err != nil {
 		os.Remove(w.tmp)
+		os.Remove(SumPath(w.path))
 		return err
 	}
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
@@ -349,10 +388,14 @@ func (w *Writer) Abort() error {
 	w.wait()
 	w.release()
 	w.f.Close()
-	if err := os.Remove(w.tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+	err := os.Remove(w.tmp)
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
 	}
-	return nil
+	if w.ownClaim {
+		err = errors.Join(err, w.claim.Release())
+	}
+	return err
 }
 
 // release frees the builders and marks w done.
@@ -378,14 +421,17 @@ func syncDir(dir string) error {
 }
 
 // posWriter is a buffered writer that knows its position, for ipc.FileWriter,
-// which needs an io.WriteSeeker but only asks for the current position.
+// which needs an io.WriteSeeker but only asks for the current position. It
+// hashes the bytes it writes, for the checksum file.
 type posWriter struct {
 	w   *bufio.Writer
+	h   *xxh3.Hasher
 	pos int64
 }
 
 func (p *posWriter) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
+	p.h.Write(b[:n])
 	p.pos += int64(n)
 	return n, err
 }

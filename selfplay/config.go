@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"go.yaml.in/yaml/v3"
@@ -84,13 +85,14 @@ func decodeStrict(b []byte, name string, v any) error {
 	return nil
 }
 
-// Validate checks the settings.
+// Validate checks the settings. Errors name the key, such as
+// "full_share NaN: want 0 to 1".
 func (c Config) Validate() error {
 	switch {
 	case c.GamesPerShard <= 0:
 		return fmt.Errorf("games_per_shard %d: want at least 1", c.GamesPerShard)
-	case c.Games < 0:
-		return fmt.Errorf("games %d: want 0 or more", c.Games)
+	case c.Games < 1:
+		return fmt.Errorf("games %d: want at least 1", c.Games)
 	case c.Workers < 0:
 		return fmt.Errorf("workers %d: want 0 (one per core) or more", c.Workers)
 	case c.MaxTurns < 2:
@@ -103,11 +105,17 @@ func (c Config) Validate() error {
 		return errors.New("search.time: self-play budgets are visits, so that runs are reproducible")
 	case c.CheapVisits <= 0 || c.CheapVisits > c.Search.Visits:
 		return fmt.Errorf("cheap_visits %d: want 1 to search.visits (%d)", c.CheapVisits, c.Search.Visits)
-	case c.FullShare < 0 || c.FullShare > 1:
+	case !(c.FullShare >= 0 && c.FullShare <= 1):
 		return fmt.Errorf("full_share %v: want 0 to 1", c.FullShare)
-	case c.TemperatureStart < 0 || c.TemperatureEnd < 0 || c.TemperatureHalfLife <= 0:
-		return errors.New("temperature_start and temperature_end must be 0 or more and temperature_half_life positive")
-	case c.RandomSetupShare < 0 || c.RandomSetupShare > 1:
+	case !(c.TemperatureStart >= 0) || math.IsInf(c.TemperatureStart, 0):
+		return fmt.Errorf("temperature_start %v: want a finite number, 0 or more", c.TemperatureStart)
+	case !(c.TemperatureEnd >= 0) || math.IsInf(c.TemperatureEnd, 0):
+		return fmt.Errorf("temperature_end %v: want a finite number, 0 or more", c.TemperatureEnd)
+	case !(c.TemperatureHalfLife > 0) || math.IsInf(c.TemperatureHalfLife, 0):
+		return fmt.Errorf("temperature_half_life %v: want a positive finite number", c.TemperatureHalfLife)
+	case c.TemperatureCutoff < 0:
+		return fmt.Errorf("temperature_cutoff %d: want 0 or more", c.TemperatureCutoff)
+	case !(c.RandomSetupShare >= 0 && c.RandomSetupShare <= 1):
 		return fmt.Errorf("random_setup_share %v: want 0 to 1", c.RandomSetupShare)
 	case c.SetupSwaps < 0:
 		return fmt.Errorf("setup_swaps %d: want 0 or more", c.SetupSwaps)
@@ -117,8 +125,45 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("compression %q: want lz4, zstd or none", c.Compression)
 	}
-	if _, err := mcts.New(c.Search, nopEval{}); err != nil {
-		return fmt.Errorf("search: %w", err)
+	return ValidateSearch("search", c.Search)
+}
+
+// ValidateSearch checks the search settings c of the config key prefix (such
+// as "search" or "gate.search"): every number finite and in its range, the
+// key named in the error. The zero value of a setting means its default.
+func ValidateSearch(prefix string, c mcts.Config) error {
+	bad := func(key string, v any, want string) error {
+		return fmt.Errorf("%s.%s %v: want %s", prefix, key, v, want)
+	}
+	finite := func(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }
+	switch {
+	case c.Visits < 0:
+		return bad("visits", c.Visits, "0 (the default) or more")
+	case c.Time < 0:
+		return bad("time", c.Time, "0 (none) or more")
+	case c.Threads < 0:
+		return bad("threads", c.Threads, "0 (one) or more")
+	case !finite(c.CPuct) || c.CPuct < 0:
+		return bad("cpuct", c.CPuct, "a positive number (0: the default)")
+	case !finite(c.FPUReduction):
+		return bad("fpu_reduction", c.FPUReduction, "a finite number")
+	case !finite(c.DirichletAlpha) || c.DirichletAlpha < 0:
+		return bad("dirichlet_alpha", c.DirichletAlpha, "a positive number (0: no root noise)")
+	case !(c.DirichletFraction >= 0 && c.DirichletFraction <= 1):
+		return bad("dirichlet_fraction", c.DirichletFraction, "0 to 1")
+	case c.DirichletAlpha == 0 && c.DirichletFraction != 0:
+		return bad("dirichlet_fraction", c.DirichletFraction, fmt.Sprintf("0 when %s.dirichlet_alpha is 0 (no root noise), or a positive dirichlet_alpha", prefix))
+	case !finite(c.Temperature) || c.Temperature < 0:
+		return bad("temperature", c.Temperature, "0 or more")
+	case c.MaxNodes < 0:
+		return bad("max_nodes", c.MaxNodes, "0 (the default) or more")
+	case c.VirtualLoss < 0:
+		return bad("virtual_loss", c.VirtualLoss, "0 (the default) or more")
+	case c.TopMoves < 0:
+		return bad("top_moves", c.TopMoves, "0 (the default) or more")
+	}
+	if _, err := mcts.New(c, nopEval{}); err != nil {
+		return fmt.Errorf("%s: %w", prefix, err)
 	}
 	return nil
 }

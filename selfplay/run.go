@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,6 +42,9 @@ type Options struct {
 	Progress func(Progress)
 	// Log receives one line per shard (nil: slog's default logger).
 	Log *slog.Logger
+	// TakeOver takes over the claim of a shard whatever its owner (see
+	// data.ClaimOptions): for a claim left by a process known to be gone.
+	TakeOver bool
 }
 
 // Progress reports a finished game.
@@ -96,19 +101,38 @@ func Plan(c Config, games, shards int) (total, n int, rangeOf func(i int) (lo, h
 }
 
 // Run plays the shards that opt selects and writes each as an Arrow file with
-// its game records. A shard whose Arrow file exists is finished and skipped.
-// A shard is written to temporary files renamed when complete; when ctx is
-// cancelled the open shard is discarded and Run returns ctx's error.
+// its game records. A shard whose Arrow file exists is finished and skipped,
+// once checked: its checksum, and its settings (seed, weights, config, games
+// and shards), which must be this run's. A shard is played under its claim
+// (see data.TakeClaim), so that a second process on the same shard is
+// refused, and written to temporary files published when complete; when ctx
+// is cancelled the open shard is discarded and Run returns ctx's error.
 func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 	start := time.Now()
 	if opt.Weights == nil {
 		return nil, errors.New("selfplay: no weights")
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	switch {
+	case opt.Games < 0:
+		return nil, fmt.Errorf("selfplay: games %d: want at least 1 (0: the config's games)", opt.Games)
+	case opt.Shards < 0:
+		return nil, fmt.Errorf("selfplay: shards %d: want at least 1 (0: games / games_per_shard)", opt.Shards)
+	case opt.Workers < 0:
+		return nil, fmt.Errorf("selfplay: workers %d: want at least 1 (0: the config's, or one per core)", opt.Workers)
+	case opt.Out == "":
+		return nil, errors.New("selfplay: no output directory")
 	}
 	ev, err := weights.NewLinear(opt.Weights)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
 	total, n, rangeOf := Plan(c, opt.Games, opt.Shards)
+	if n > total {
+		return nil, fmt.Errorf("selfplay: shards %d: more than the %d games of the run", n, total)
+	}
 	if opt.Shard < -1 || opt.Shard >= n {
 		return nil, fmt.Errorf("selfplay: shard %d: the run has shards 0 to %d", opt.Shard, n-1)
 	}
@@ -133,11 +157,17 @@ func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 			shards = append(shards, i)
 		}
 	}
+	meta, err := runMeta(c, opt, total, n)
+	if err != nil {
+		return nil, err
+	}
 	sum := &Summary{Terminations: map[string]int{}}
 	var todo []int
 	gamesTotal := 0
 	for _, i := range shards {
-		if _, err := os.Stat(ShardPath(opt.Out, i)); err == nil {
+		if done, err := published(ShardPath(opt.Out, i), meta); err != nil {
+			return nil, err
+		} else if done {
 			sum.ShardsSkipped++
 			continue
 		}
@@ -145,23 +175,36 @@ func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 		lo, hi := rangeOf(i)
 		gamesTotal += hi - lo
 	}
-	meta, err := runMeta(c, opt, total, n)
-	if err != nil {
-		return nil, err
-	}
 	done := 0
 	var turns int64
 	for _, i := range todo {
 		lo, hi := rangeOf(i)
+		path := ShardPath(opt.Out, i)
+		claim, err := data.TakeClaim(path, data.ClaimOptions{TakeOver: opt.TakeOver})
+		if err != nil {
+			sum.Elapsed = time.Since(start)
+			return sum, fmt.Errorf("selfplay: %w", err)
+		}
+		// The shard's previous owner may have published it meanwhile.
+		if ok, err := published(path, meta); err != nil || ok {
+			claim.Release()
+			if err != nil {
+				return sum, err
+			}
+			sum.ShardsSkipped++
+			gamesTotal -= hi - lo
+			continue
+		}
 		// A run killed before left temporary files of this shard: drop them.
-		for _, p := range []string{ShardPath(opt.Out, i) + ".tmp", GamesPath(opt.Out, i) + ".tmp"} {
+		for _, p := range []string{path + ".tmp", data.SumPath(path) + ".tmp", GamesPath(opt.Out, i) + ".tmp"} {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				claim.Release()
 				return sum, fmt.Errorf("selfplay: %w", err)
 			}
 		}
 		m := meta
 		m.Shard = i
-		err := playShard(ctx, c, opt, m, ev, i, lo, hi, workers, func(p *played) {
+		err = playShard(ctx, c, opt, m, claim, ev, i, lo, hi, workers, func(p *played) {
 			done++
 			turns += int64(len(p.rows))
 			sum.add(p)
@@ -169,15 +212,99 @@ func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 				opt.Progress(Progress{Shard: i, GamesDone: done, GamesTotal: gamesTotal, Turns: turns})
 			}
 		})
+		if rerr := claim.Release(); err == nil && rerr != nil {
+			err = fmt.Errorf("selfplay: %w", rerr)
+		}
 		if err != nil {
 			sum.Elapsed = time.Since(start)
 			return sum, err
 		}
 		sum.Shards++
-		log.Info("shard written", "shard", i, "games", hi-lo, "path", ShardPath(opt.Out, i))
+		log.Info("shard written", "shard", i, "games", hi-lo, "path", path)
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// published reports whether the shard path exists, after checking that it is
+// whole (its checksum) and was made with the settings of meta: the run seed,
+// the weights, the config, the games and shards of the run. A shard of other
+// settings is an error naming both.
+func published(path string, meta data.Meta) (bool, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("selfplay: %w", err)
+	}
+	r, err := data.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("selfplay: published shard: %w", err)
+	}
+	got := r.Meta(0)
+	r.Close()
+	differ := func(what string, there, here any) error {
+		return fmt.Errorf("selfplay: %s was written with %s %v, but this run has %s %v: a shard of another run (use another output directory, or the settings of that run)", path, what, there, what, here)
+	}
+	switch {
+	case got.RunSeed != meta.RunSeed:
+		return false, differ("seed", got.RunSeed, meta.RunSeed)
+	case got.WeightsHash != meta.WeightsHash:
+		return false, differ("weights", fmt.Sprintf("%s (generation %d)", got.WeightsHash, got.WeightsGeneration), fmt.Sprintf("%s (generation %d)", meta.WeightsHash, meta.WeightsGeneration))
+	case got.FeatureVersion != meta.FeatureVersion:
+		return false, differ("feature version", got.FeatureVersion, meta.FeatureVersion)
+	}
+	for _, k := range []string{"arimaalab.games", "arimaalab.shards"} {
+		if got.Extra[k] != meta.Extra[k] {
+			return false, differ(strings.TrimPrefix(k, "arimaalab."), got.Extra[k], meta.Extra[k])
+		}
+	}
+	if a, b := got.Extra["arimaalab.config"], meta.Extra["arimaalab.config"]; a != b {
+		key, there, here := configDiff(a, b)
+		return false, differ("config "+key, there, here)
+	}
+	return true, nil
+}
+
+// configDiff returns the first key (dotted path) whose value differs between
+// the JSON objects a and b, and its two values.
+func configDiff(a, b string) (key string, va, vb string) {
+	var ma, mb map[string]any
+	if json.Unmarshal([]byte(a), &ma) != nil || json.Unmarshal([]byte(b), &mb) != nil {
+		return "", a, b
+	}
+	var walk func(prefix string, x, y map[string]any) bool
+	walk = func(prefix string, x, y map[string]any) bool {
+		keys := make([]string, 0, len(x)+len(y))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			xv, yv := x[k], y[k]
+			xm, ok1 := xv.(map[string]any)
+			ym, ok2 := yv.(map[string]any)
+			if ok1 && ok2 {
+				if walk(prefix+k+".", xm, ym) {
+					return true
+				}
+				continue
+			}
+			if fmt.Sprint(xv) != fmt.Sprint(yv) {
+				key, va, vb = prefix+k, fmt.Sprint(xv), fmt.Sprint(yv)
+				return true
+			}
+		}
+		return false
+	}
+	if !walk("", ma, mb) {
+		return "", a, b
+	}
+	return key, va, vb
 }
 
 func (s *Summary) add(p *played) {
@@ -226,10 +353,10 @@ func runMeta(c Config, opt Options, total, n int) (data.Meta, error) {
 }
 
 // playShard plays games [lo, hi) on workers and writes them in game order.
-func playShard(ctx context.Context, c Config, opt Options, meta data.Meta, ev interface {
+func playShard(ctx context.Context, c Config, opt Options, meta data.Meta, claim *data.Claim, ev interface {
 	Evaluate(*engine.Position) float32
 }, shard, lo, hi, workers int, onGame func(*played)) (err error) {
-	w, err := data.Create(ShardPath(opt.Out, shard), meta, data.WriterOptions{Compression: c.Compression})
+	w, err := data.Create(ShardPath(opt.Out, shard), meta, data.WriterOptions{Compression: c.Compression, Claim: claim})
 	if err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
@@ -307,10 +434,12 @@ func playShard(ctx context.Context, c Config, opt Options, meta data.Meta, ev in
 	if next != hi {
 		return fmt.Errorf("selfplay: shard %d: %d of %d games played", shard, next-lo, hi-lo)
 	}
+	// The records first: the Arrow file, published last, marks the shard done.
 	if err := writeRecords(GamesPath(opt.Out, shard), recs); err != nil {
 		return err
 	}
 	if err := w.Close(); err != nil {
+		os.Remove(GamesPath(opt.Out, shard))
 		return fmt.Errorf("selfplay: %w", err)
 	}
 	return nil

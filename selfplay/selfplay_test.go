@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -86,8 +87,12 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	run(t, c, d2, -1, 2)
 	run(t, c, d3, -1, 2)
 	f1 := files(t, d1)
-	if len(f1) != 4 { // 2 shards: .arrow and .games.txt each
-		t.Fatalf("%d files, want 4: %v", len(f1), f1)
+	if len(f1) != 6 { // 2 shards: .arrow, .arrow.xxh128 and .games.txt each
+		names := make([]string, 0, len(f1))
+		for n := range f1 {
+			names = append(names, n)
+		}
+		t.Fatalf("%d files, want 6: %v", len(f1), names)
 	}
 	sameFiles(t, f1, files(t, d2))
 	sameFiles(t, f1, files(t, d3))
@@ -207,6 +212,21 @@ func TestConfigErrors(t *testing.T) {
 		{"compression: gzip\n", "compression"},
 		{"search:\n  threads: 2\n", "threads"},
 		{"search:\n  visitz: 2\n", "visitz"},
+		{"games: 0\n", "games 0"},
+		{"games: -1\n", "games -1"},
+		{"workers: -2\n", "workers -2"},
+		{"full_share: .nan\n", "full_share NaN"},
+		{"random_setup_share: .nan\n", "random_setup_share NaN"},
+		{"temperature_start: .inf\n", "temperature_start +Inf"},
+		{"temperature_half_life: .nan\n", "temperature_half_life NaN"},
+		{"temperature_cutoff: -1\n", "temperature_cutoff -1"},
+		{"search:\n  cpuct: -1\n", "search.cpuct -1"},
+		{"search:\n  cpuct: .nan\n", "search.cpuct NaN"},
+		{"search:\n  fpu_reduction: .inf\n", "search.fpu_reduction +Inf"},
+		{"search:\n  dirichlet_alpha: -0.3\n", "search.dirichlet_alpha -0.3"},
+		{"search:\n  dirichlet_alpha: 0\n", "search.dirichlet_fraction 0.25"},
+		{"search:\n  dirichlet_fraction: 1.5\n", "search.dirichlet_fraction 1.5"},
+		{"search:\n  max_nodes: -5\n", "search.max_nodes -5"},
 	}
 	for _, tc := range tests {
 		p := filepath.Join(dir, "c.yaml")
@@ -223,6 +243,140 @@ func TestConfigErrors(t *testing.T) {
 	c, err := LoadConfig(p)
 	if err != nil || c.Games != 9 || c.Search.Visits != 100 || c.CheapVisits != 64 {
 		t.Fatalf("override: %+v, %v", c, err)
+	}
+}
+
+// TestOptionErrors: bad options are refused before any game is played.
+func TestOptionErrors(t *testing.T) {
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"negative workers", Options{Workers: -2}, "workers -2"},
+		{"negative games", Options{Games: -1}, "games -1"},
+		{"negative shards", Options{Shards: -3}, "shards -3"},
+		{"more shards than games", Options{Games: 2, Shards: 3}, "shards 3"},
+		{"shard out of range", Options{Shard: 9}, "shard 9"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			opt := tc.opt
+			opt.Out, opt.Weights, opt.Log = dir, w, slog.New(slog.DiscardHandler)
+			if opt.Shard == 0 {
+				opt.Shard = -1
+			}
+			_, err := Run(context.Background(), testConfig(t), opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("files written: %v", ents)
+			}
+		})
+	}
+}
+
+// TestShardOfOtherSettings: a published shard made with other settings than
+// the run's is refused, naming both.
+func TestShardOfOtherSettings(t *testing.T) {
+	c := testConfig(t)
+	c.Games, c.GamesPerShard = 2, 1
+	dir := t.TempDir()
+	run(t, c, dir, 0, 1) // seed 7
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	tests := []struct {
+		name string
+		c    func(Config) Config
+		seed uint64
+		want string
+	}{
+		{"seed", func(c Config) Config { return c }, 8, "seed 7, but this run has seed 8"},
+		{"config", func(c Config) Config { c.CheapVisits = 13; return c }, 7, "config CheapVisits 12, but this run has config CheapVisits 13"},
+		{"games", func(c Config) Config { c.Games = 4; c.GamesPerShard = 2; return c }, 7, "games 2, but this run has games 4"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), tc.c(c), Options{Out: dir, Seed: tc.seed, Shard: -1, Weights: w, Log: quiet})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), ShardPath(dir, 0)) {
+				t.Fatalf("error %v, want one naming the shard and %q", err, tc.want)
+			}
+		})
+	}
+	// Other weights.
+	w2 := *w
+	w2.Values = append([]float64(nil), w.Values...)
+	w2.Values[0] += 0.5
+	_, err = Run(context.Background(), c, Options{Out: dir, Seed: 7, Shard: -1, Weights: &w2, Log: quiet})
+	if err == nil || !strings.Contains(err.Error(), "written with weights") {
+		t.Fatalf("other weights: %v", err)
+	}
+	// A damaged shard is an error too, not a shard silently skipped.
+	b, _ := os.ReadFile(ShardPath(dir, 0))
+	b[len(b)/2] ^= 1
+	os.WriteFile(ShardPath(dir, 0), b, 0o644)
+	_, err = Run(context.Background(), c, Options{Out: dir, Seed: 7, Shard: -1, Weights: w, Log: quiet})
+	if err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Fatalf("damaged shard: %v", err)
+	}
+}
+
+// TestTwoProcessesOneShard runs the same self-play command twice at once,
+// the second started a moment after the first, many times: the second is
+// refused naming the first, the first publishes the shard, and the shard
+// equals that of a lone run.
+func TestTwoProcessesOneShard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	c := testConfig(t)
+	c.Games = 6
+	clean := t.TempDir()
+	run(t, c, clean, 0, 1)
+	want := files(t, clean)
+	trials := 3
+	if n, err := strconv.Atoi(os.Getenv("SELFPLAY_TRIALS")); err == nil {
+		trials = n // SELFPLAY_TRIALS=20 for the 20 trials
+	}
+	for trial := range trials {
+		dir := t.TempDir()
+		start := func() (*exec.Cmd, *bytes.Buffer) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSelfPlay$")
+			cmd.Env = append(os.Environ(), "SELFPLAY_HELPER_DIR="+dir, "SELFPLAY_HELPER_SHARD=0")
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			return cmd, &out
+		}
+		first, _ := start()
+		// The second starts once the first holds the claim.
+		for {
+			if _, err := os.Stat(data.ClaimPath(ShardPath(dir, 0))); err == nil {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		second, out2 := start()
+		err2 := second.Wait()
+		err1 := first.Wait()
+		if err1 != nil {
+			t.Fatalf("trial %d: the first process failed: %v", trial, err1)
+		}
+		if err2 == nil || !strings.Contains(out2.String(), "being written by pid") {
+			t.Fatalf("trial %d: the second process: %v, output %s", trial, err2, out2)
+		}
+		sameFiles(t, want, files(t, dir))
 	}
 }
 
@@ -276,7 +430,11 @@ func TestHelperSelfPlay(t *testing.T) {
 	}
 	c := testConfig(t)
 	c.Games = 6
-	run(t, c, dir, -1, 1)
+	shard := -1
+	if os.Getenv("SELFPLAY_HELPER_SHARD") == "0" {
+		shard = 0
+	}
+	run(t, c, dir, shard, 1)
 }
 
 func BenchmarkSelfPlay(b *testing.B) {

@@ -545,7 +545,7 @@ func TestBadInput(t *testing.T) {
 	badResult := bad("bad-result", func(r []data.Row) { r[9].Result = 3 })
 	unfinished := bad("unfinished", func(r []data.Row) {
 		for i := range r {
-			r[i].Result = 0
+			r[i].Result, r[i].Termination = 0, "max-turns"
 		}
 	})
 	emptyFile := filepath.Join(dir, "empty-file.arrow")
@@ -586,7 +586,7 @@ func TestBadInput(t *testing.T) {
 		{"other feature set", func(o *Options) { o.Data = []string{otherSet} }, []string{otherSet, "feature set f1-111111111111", "-recompute-features"}},
 		{"NaN feature", func(o *Options) { o.Data = []string{nanFeature} }, []string{nanFeature, "harlog", "NaN"}},
 		{"Inf feature", func(o *Options) { o.Data = []string{infFeature} }, []string{infFeature, "bias", "+Inf"}},
-		{"NaN value", func(o *Options) { o.Data = []string{nanValue} }, []string{nanValue, "root_value is NaN"}},
+		{"NaN value", func(o *Options) { o.Data = []string{nanValue} }, []string{nanValue, "root_value NaN"}},
 		{"bad result", func(o *Options) { o.Data = []string{badResult} }, []string{badResult, "result 3"}},
 		{"only unfinished games", func(o *Options) { o.Data = []string{unfinished}; o.Target = Target{Kind: TargetResult} }, []string{"no training rows"}},
 		{"other weights", func(o *Options) { o.Init = otherWeights }, []string{"old.json", "feature set f1-000000000000"}},

@@ -179,16 +179,17 @@ func TestExportVerb(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(b), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	content, err := os.ReadFile(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(b, content, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	c := filepath.Join(t.TempDir(), "shard-00000.arrow")
-	if err := os.WriteFile(c, content, 0o644); err != nil {
-		t.Fatal(err)
+	for _, suffix := range []string{"", data.SumSuffix} { // the shard and its checksum
+		content, err := os.ReadFile(a + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dst := range []string{b, c} {
+			if err := os.WriteFile(dst+suffix, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	out := t.TempDir()
 	tests := []struct {

@@ -3,12 +3,15 @@
 //
 // Usage:
 //
-//	selfplay [-config FILE] -out DIR [-games N] [-shard i -shards n] [-seed S] [-workers W] [-weights FILE]
+//	selfplay [-config FILE] -out DIR [-games N] [-shard i -shards n] [-seed S] [-workers W] [-weights FILE] [-takeover]
 //
 // Without -shard, the shard comes from JOB_COMPLETION_INDEX (a Kubernetes
 // Indexed Job) or SLURM_ARRAY_TASK_ID (a Slurm job array) when set, else every
 // shard of the run is played here. A shard already written is skipped, so a
-// rerun continues an interrupted run. SIGINT and SIGTERM stop cleanly: the open
+// rerun continues an interrupted run. A shard is written under its claim
+// (PATH.claim): a second process on the same shard is refused, naming the
+// first; -takeover takes over a claim left by a process known to be gone.
+// SIGINT and SIGTERM stop cleanly: the open
 // shard is discarded and the finished ones are kept.
 package main
 
@@ -51,6 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	workers := fs.Int("workers", 0, "games played at once (default: the config's, or one per core)")
 	weightsPath := fs.String("weights", "", "weights file (default: the embedded generation-0 weights)")
 	showProgress := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
+	takeOver := fs.Bool("takeover", false, "take over the claim of a shard whatever its owner (for a claim left by a process known to be gone)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: selfplay [-config FILE] -out DIR [-games N] [-shard i -shards n] [-seed S] [-workers W] [-weights FILE]")
 		fs.PrintDefaults()
@@ -68,6 +72,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "selfplay: %v\n", err)
 		return 1
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, f := range []struct {
+		name string
+		v    int
+		min  int
+	}{{"games", *games, 1}, {"shards", *shards, 1}, {"workers", *workers, 1}, {"shard", *shard, 0}} {
+		if set[f.name] && f.v < f.min {
+			fmt.Fprintf(stderr, "selfplay: -%s %d: want %d or more\n", f.name, f.v, f.min)
+			return 2
+		}
 	}
 	cfg, err := selfplay.DefaultConfig()
 	if *configPath != "" {
@@ -101,14 +117,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	total, n, rangeOf := selfplay.Plan(cfg, *games, *shards)
 	todo := total
-	if *shard >= 0 {
+	if *shard >= 0 && *shard < n {
 		lo, hi := rangeOf(*shard)
 		todo = hi - lo
 	}
 	bar := progress.New(stderr, int64(todo), "self-play", *showProgress)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	sum, err := selfplay.Run(ctx, cfg, selfplay.Options{
-		Out: *out, Seed: *seed, Games: *games, Shards: n, Shard: *shard, Workers: *workers, Weights: w, Log: log,
+		Out: *out, Seed: *seed, Games: *games, Shards: n, Shard: *shard, Workers: *workers, Weights: w, Log: log, TakeOver: *takeOver,
 		Progress: func(p selfplay.Progress) {
 			bar.Describe(fmt.Sprintf("shard %d, %d turns", p.Shard, p.Turns))
 			bar.Set(int64(p.GamesDone))

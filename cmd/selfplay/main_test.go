@@ -86,8 +86,8 @@ func TestShardProcessesEqualOneRun(t *testing.T) {
 		}
 	}
 	a, b := dirFiles(t, one), dirFiles(t, many)
-	if len(a) != 6 || len(b) != 6 {
-		t.Fatalf("%d and %d files, want 6 each (3 shards)", len(a), len(b))
+	if len(a) != 9 || len(b) != 9 { // .arrow, .arrow.xxh128, .games.txt
+		t.Fatalf("%d and %d files, want 9 each (3 shards)", len(a), len(b))
 	}
 	for name, x := range a {
 		if !bytes.Equal(x, b[name]) {
@@ -112,6 +112,11 @@ func TestRunErrors(t *testing.T) {
 		{"bad env shard", []string{"-out", dir}, map[string]string{"JOB_COMPLETION_INDEX": "x"}, 1, "JOB_COMPLETION_INDEX"},
 		{"shard out of range", []string{"-out", dir, "-games", "2", "-shards", "2", "-shard", "5"}, nil, 1, "shard 5"},
 		{"missing weights", []string{"-out", dir, "-weights", filepath.Join(dir, "none.json")}, nil, 1, "none.json"},
+		{"negative workers", []string{"-out", dir, "-workers", "-2"}, nil, 2, "-workers -2"},
+		{"zero games", []string{"-out", dir, "-games", "0"}, nil, 2, "-games 0"},
+		{"negative games", []string{"-out", dir, "-games", "-1"}, nil, 2, "-games -1"},
+		{"zero shards", []string{"-out", dir, "-shards", "0"}, nil, 2, "-shards 0"},
+		{"more shards than games", []string{"-out", dir, "-games", "2", "-shards", "3"}, nil, 1, "shards 3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
