@@ -72,9 +72,11 @@ func TestGen0Plays(t *testing.T) {
 		{"up a camel", engine.Gold, goldSetup + " " + noSilverCamel, 0.3, 0.5},
 		{"down a camel", engine.Silver, goldSetup + " " + noSilverCamel, -0.5, -0.3},
 		{"up a rabbit", engine.Gold, goldSetup + " " + strings.Replace(silverSetup, "rd8 ", "", 1), 0.03, 0.15},
-		// Gold's rabbit on g6 walks g7, g8 unless Silver stops it.
-		{"goal threat for the side to move", engine.Gold, goalThreat, 0.85, 0.95},
-		{"goal threat for the opponent", engine.Silver, goalThreat, -0.7, -0.2},
+		// Gold's rabbit on g6 walks g7, g8 unless Silver stops it. The search
+		// proves real goals exactly (its goal search), so the evaluation's
+		// rough threat count only leans: a clear plus, far from a win.
+		{"goal threat for the side to move", engine.Gold, goalThreat, 0.1, 0.3},
+		{"goal threat for the opponent", engine.Silver, goalThreat, -0.3, -0.1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,6 +46,11 @@ func (t *Turn) Start() Position {
 // PushPending reports whether the last step began a push that the next step must finish.
 func (t *Turn) PushPending() bool { return t.pushTo != NoSquare }
 
+// Pull returns the square the last own step vacated and the type of the piece
+// that left it, when an enemy piece may now be pulled into it (a weaker one
+// beside it), or NoSquare.
+func (t *Turn) Pull() (Square, PieceType) { return t.pullFrom, t.pullType }
+
 // StateKey distinguishes positions inside a turn that allow different continuations:
 // with the board hash it identifies a node of a step-level search.
 func (t *Turn) StateKey() uint32 {

@@ -162,7 +162,7 @@ func allowed(kind, key string) bool {
 		return true
 	case "time":
 		return kind == "mcts" || kind == "aei"
-	case "visits", "threads", "cpuct", "fpu", "priors", "max-nodes", "temp", "temp-turns":
+	case "visits", "threads", "cpuct", "fpu", "priors", "leaf", "max-nodes", "temp", "temp-turns":
 		return kind == "mcts"
 	}
 	return kind == "aei" && strings.HasPrefix(key, "option.") && len(key) > len("option.")
@@ -250,6 +250,11 @@ func (s *Spec) setKey(k, v string) error {
 			return fmt.Errorf("priors=%q: want uniform or heuristic", v)
 		}
 		s.Search.Priors = mcts.Priors(v)
+	case k == "leaf":
+		if v != string(mcts.LeafTactical) && v != string(mcts.LeafStatic) {
+			return fmt.Errorf("leaf=%q: want tactical or static", v)
+		}
+		s.Search.Leaf = mcts.Leaf(v)
 	case k == "time":
 		d, perr := time.ParseDuration(v)
 		if perr != nil || d <= 0 {

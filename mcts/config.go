@@ -35,6 +35,20 @@ const (
 	Heuristic Priors = "heuristic"
 )
 
+// Leaf selects how a newly expanded node is valued.
+type Leaf string
+
+// The leaf modes.
+const (
+	// LeafStatic values a node by the evaluation of its board.
+	LeafStatic Leaf = "static"
+	// LeafTactical also looks for the captures the side to move can make this
+	// turn (an exact capture search) and, at the end of a turn, values the
+	// position from the opponent's side after its best capture, or as lost when
+	// the opponent can reach its goal.
+	LeafTactical Leaf = "tactical"
+)
+
 // Config holds the search settings. The zero value of a field means its default.
 type Config struct {
 	// Visits is the number of simulations per search (default 800 when Time is 0).
@@ -49,6 +63,8 @@ type Config struct {
 	FPUReduction float32 `yaml:"fpu_reduction" json:"fpu_reduction"`
 	// Priors is "uniform" or "heuristic" (default heuristic).
 	Priors Priors `yaml:"priors" json:"priors"`
+	// Leaf is "tactical" or "static" (default tactical): how new nodes are valued.
+	Leaf Leaf `yaml:"leaf" json:"leaf"`
 	// DirichletAlpha enables root noise when positive (KataGo-style exploration for self-play).
 	DirichletAlpha float32 `yaml:"dirichlet_alpha" json:"dirichlet_alpha"`
 	// DirichletFraction is the share of noise mixed into the root priors (default 0.25 when noise is on).
@@ -90,6 +106,13 @@ func (c Config) withDefaults() (Config, error) {
 	case Uniform, Heuristic:
 	default:
 		return c, fmt.Errorf("mcts: priors %q: want uniform or heuristic", c.Priors)
+	}
+	switch c.Leaf {
+	case "":
+		c.Leaf = LeafTactical
+	case LeafStatic, LeafTactical:
+	default:
+		return c, fmt.Errorf("mcts: leaf %q: want tactical or static", c.Leaf)
 	}
 	if c.DirichletAlpha > 0 && c.DirichletFraction == 0 {
 		c.DirichletFraction = 0.25

@@ -24,6 +24,34 @@ func gen0(t testing.TB) Evaluator {
 	return ev
 }
 
+// goalHungry is the generation-0 evaluation with goal threats weighted as
+// heavily as an earlier generation 0 did (a threat of the side to move worth 20
+// rabbits), which steers a search quickly to the forced goals of a sparse board.
+func goalHungry(t testing.TB) Evaluator {
+	t.Helper()
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range w.Features {
+		switch name {
+		case "goal_threat_own":
+			w.Values[i] = 20
+		case "goal_threat_opp":
+			w.Values[i] = -8
+		case "goal_reach8_own":
+			w.Values[i] = 1.5
+		case "goal_reach8_opp":
+			w.Values[i] = -2
+		}
+	}
+	ev, err := weights.NewLinear(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
 // benchPositions are real-game positions of the clueless32 set (opening to
 // endgame) and a full board.
 var benchPositions = []string{

@@ -346,7 +346,7 @@ func TestSearchPlaysProvenWin(t *testing.T) {
 	// Gold forces a win (found by the search, not at the root); the move must be
 	// a proven one even when other moves have more visits.
 	p := mustPosition(t, "g [r      r                          cE                    R      R]")
-	s, err := New(Config{Visits: 200000, Seed: 1}, gen0(t))
+	s, err := New(Config{Visits: 200000, Seed: 1}, goalHungry(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestSearchPlaysProvenWin(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Value != 1 {
-		t.Fatalf("root not proven (value %v)", res.Value)
+		t.Fatalf("root not proven (value %v, %d simulations, %d nodes, move %s)", res.Value, res.Simulations, res.Nodes, res.Move)
 	}
 	if res.Top[0].Proven != 1 || res.Move != res.Top[0].Move {
 		t.Fatalf("root proven won but move %q (top %+v)", res.Move, res.Top[:min(3, len(res.Top))])

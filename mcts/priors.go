@@ -9,7 +9,7 @@ import (
 
 // Heuristic prior weights, before normalisation.
 const (
-	priorEnd        = 1.0  // ending the turn
+	priorEnd        = 0.05 // ending the turn with steps left: full turns are nearly always better
 	priorEnemy      = 2.0  // moving an enemy piece: half of a push or pull
 	priorEnemyTrap  = 6.0  // moving an enemy piece onto a trap it cannot hold
 	priorSuicide    = 0.05 // stepping onto a trap with no friend beside it

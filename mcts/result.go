@@ -129,7 +129,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		}
 		cands = []moveCand{{steps: g.Steps(0, nil), child: -1}}
 	}
-	pick := 0
+	pick := sr.mostVisitedPath(cands)
 	if s.cfg.Temperature > 0 && len(cands) > 1 && cands[0].proven == 0 {
 		// Sample among the moves not proven lost.
 		open := len(cands)
@@ -140,6 +140,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 	}
 	c := cands[pick]
 	pos := sr.rootTurn.Pos
+	c.steps = shortest(&pos, sr.hist, c.steps)
 	res := &Result{
 		Move:        engine.FormatMove(pos, c.steps),
 		Steps:       c.steps,
@@ -178,6 +179,80 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		child = cs[0].child
 	}
 	return res, nil
+}
+
+// mostVisitedPath returns the index in cands of the move the search plays: a
+// proven win when there is one, otherwise the move reached from the root by
+// taking the most visited action at every node (a step, or ending the turn).
+// Choosing among complete moves by their own visits would favour short moves:
+// a move of one step is reached by one edge, while the visits of a four-step
+// line are spread over the many moves that share its first steps.
+func (sr *search) mostVisitedPath(cands []moveCand) int {
+	if len(cands) == 0 || cands[0].proven > 0 {
+		return 0
+	}
+	t := sr.t
+	id := sr.root
+	for depth := 0; depth <= engine.MaxSteps; depth++ {
+		n := t.node(id)
+		if n.status.Load() != statusExpanded {
+			return 0
+		}
+		best, bestVisits, bestQ := int64(-1), int32(-1), float32(0)
+		for i := range int64(n.nedges) {
+			e := t.edges.at(n.edges + i)
+			c := e.child.Load() - 1
+			if c < 0 || e.proven.Load() < 0 {
+				continue
+			}
+			if e.endsTurn() && !slices.ContainsFunc(cands, func(m moveCand) bool { return m.child == c }) {
+				continue // a third repetition
+			}
+			v := int32(e.counts.Load() >> 32)
+			q := math.Float32frombits(e.q.Load())
+			if v > bestVisits || v == bestVisits && q > bestQ {
+				best, bestVisits, bestQ = n.edges+i, v, q
+			}
+		}
+		if best < 0 {
+			return 0
+		}
+		e := t.edges.at(best)
+		c := e.child.Load() - 1
+		if e.endsTurn() {
+			if i := slices.IndexFunc(cands, func(m moveCand) bool { return m.child == c }); i >= 0 {
+				return i
+			}
+			return 0
+		}
+		id = c
+	}
+	return 0
+}
+
+// shortest returns steps, a move from pos, or the fewest steps that reach the
+// same position: the tree may have found a longer path to it (a piece moved out
+// and back, or two steps that one would do). Moves of one or two steps are
+// always as short as they can be.
+func shortest(pos *engine.Position, hist *engine.History, steps []engine.Step) []engine.Step {
+	if len(steps) < 3 {
+		return steps
+	}
+	t := engine.NewTurn(*pos)
+	for _, st := range steps {
+		t.Play(st)
+	}
+	g := engine.NewMoveGen()
+	for i := range g.Generate(pos, hist) {
+		q := g.Position(i)
+		if q.Bits == t.Pos.Bits {
+			if short := g.Steps(i, nil); len(short) < len(steps) {
+				return short
+			}
+			break
+		}
+	}
+	return steps
 }
 
 // sampleByVisits picks a candidate with probability proportional to visits^(1/temp).

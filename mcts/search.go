@@ -73,6 +73,7 @@ type worker struct {
 	ends      []engine.BoardKey
 	steps     []engine.Step
 	goal      *goalSearch
+	capture   *captureSearch
 	prior     []float32
 	order     []int
 	depth     int32 // the longest descent
@@ -165,7 +166,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 }
 
 func (sr *search) newWorker() *worker {
-	return &worker{sr: sr, steps: make([]engine.Step, 0, 128), goal: newGoalSearch()}
+	return &worker{sr: sr, steps: make([]engine.Step, 0, 128), goal: newGoalSearch(), capture: newCaptureSearch()}
 }
 
 // run simulates until the budget is spent. Simulations are claimed from the
@@ -449,7 +450,10 @@ func (w *worker) expand(n *node, turn *engine.Turn) float32 {
 			e.proven.Store(0)
 		}
 		n.edges, n.nedges = first, int32(count)
-		value = sr.s.eval.Evaluate(&turn.Pos)
+		var proven bool
+		if value, proven = w.leafValue(turn); proven {
+			n.proven.Store(int32(value))
+		}
 	}
 	n.value = value
 	n.status.Store(statusExpanded)

@@ -1,0 +1,181 @@
+package mcts
+
+import "github.com/arimaalab/arimaalab/engine"
+
+// captureValue is the material value of each piece type in rabbits, used to
+// choose between capture lines (the evaluation then judges the position the best
+// line reaches).
+var captureValue = [engine.NumTypes]int8{engine.Rabbit: 2, engine.Cat: 3, engine.Dog: 4, engine.Horse: 7, engine.Camel: 13, engine.Elephant: 20}
+
+// captureSearch finds, exactly, the capture line that wins the most material
+// for the side to move in the steps it has left: it walks every legal step
+// sequence, cut by a lower bound on the steps any capture still needs (see
+// captureBound). It is the tactical part of the leaf evaluation: a position
+// whose side to move can capture a piece this turn is judged after the capture.
+type captureSearch struct {
+	bufs     [engine.MaxSteps + 1][]engine.Step
+	turns    [engine.MaxSteps + 1]engine.Turn
+	best     int
+	bestTurn engine.Turn
+	nodes    int
+	limit    int8 // the steps used at which the line must stop
+}
+
+func newCaptureSearch() *captureSearch {
+	c := &captureSearch{}
+	for i := range c.bufs {
+		c.bufs[i] = make([]engine.Step, 0, 128)
+	}
+	return c
+}
+
+// find returns the net material (in captureValue units) that t's side can win
+// with the steps it has left, and the turn after the best capture line found;
+// gain 0 means it found none. It looks for the shortest captures only: first
+// the lines of exactly as many steps as the bound says a capture needs, every
+// step bringing a capture nearer, then the lines of one step more. A capture
+// that needs two idle steps, or a second capture after the first, may be missed;
+// a gain it reports is always real.
+func (c *captureSearch) find(t *engine.Turn) (gain int, after *engine.Turn) {
+	c.best = 0
+	c.nodes = 0
+	left := t.StepsLeft()
+	b := captureBound(&t.Pos, t.Pos.Side)
+	if b > left {
+		return 0, nil
+	}
+	c.turns[0] = *t
+	for limit := b; limit <= min(left, b+1) && c.best == 0; limit++ {
+		c.limit = int8(limit) + t.Used
+		c.rec(0, 0)
+	}
+	if c.best <= 0 {
+		return 0, nil
+	}
+	return c.best, &c.bestTurn
+}
+
+func (c *captureSearch) rec(depth, gain int) {
+	c.nodes++
+	t := &c.turns[depth]
+	if gain > c.best && !t.PushPending() {
+		c.best = gain
+		c.bestTurn = *t
+	}
+	left := int(c.limit - t.Used)
+	// A push under way must be finished; a pull under way gets the step its
+	// first half already took.
+	slack := 0
+	if sq, pt := t.Pull(); sq != engine.NoSquare && pt > engine.Rabbit {
+		e := int(t.Pos.Side.Other()) * engine.NumTypes
+		var weaker engine.Bitboard
+		for k := range int(pt) {
+			weaker |= t.Pos.Bits[e+k]
+		}
+		if weaker&sq.Bit().Neighbors() != 0 {
+			slack = 1
+		}
+	}
+	if left <= 0 || !t.PushPending() && captureBound(&t.Pos, t.Pos.Side) > left+slack {
+		return
+	}
+	side := t.Pos.Side
+	steps := t.LegalSteps(c.bufs[depth][:0])
+	c.bufs[depth] = steps
+	next := &c.turns[depth+1]
+	for _, s := range steps {
+		*next = *t
+		g := gain
+		if cp := next.Play(s); cp.Piece != engine.NoPiece {
+			v := int(captureValue[cp.Piece.Type()])
+			if cp.Piece.Color() == side {
+				g -= v
+			} else {
+				g += v
+			}
+		}
+		c.rec(depth+1, g)
+	}
+}
+
+// captureBound returns a lower bound on the steps side needs to capture an enemy
+// piece, or more than engine.MaxSteps when none can be captured in one turn.
+//
+// Every enemy step is half of a push or pull, so it costs two steps. To capture
+// victim v on trap T, v makes one step per square between it and T, and every
+// other enemy piece beside T (a guard) must be pushed or pulled away: 2d+2g
+// steps. Before v's first step a stronger friendly piece must stand beside it; the
+// approach walks of that piece may double as the friendly halves of the guards'
+// removals, so the bound adds the larger of the two: 2d + g + max(g, approach).
+func captureBound(p *engine.Position, side engine.Color) int {
+	const none = engine.MaxSteps + 1
+	e := side.Other()
+	ebase := int(e) * engine.NumTypes
+	fbase := int(side) * engine.NumTypes
+	// stronger[t] holds the friendly pieces stronger than type t.
+	var stronger [engine.NumTypes]engine.Bitboard
+	for t := engine.NumTypes - 2; t >= 0; t-- {
+		stronger[t] = stronger[t+1] | p.Bits[fbase+t+1]
+	}
+	best := none
+	for traps := engine.Traps; traps != 0; traps &= traps - 1 {
+		tb := traps & -traps
+		nb := tb.Neighbors()
+		guards := p.Occ[e] & nb
+		g := guards.Count()
+		if p.Occ[e]&tb != 0 {
+			best = min(best, 2*g)
+			continue
+		}
+		// Victims beside the trap (each one also a guard of the others) and two
+		// squares from it (only with no guard at all).
+		cands := guards
+		if g == 0 {
+			cands = p.Occ[e] & (nb.Neighbors() &^ nb &^ tb)
+		}
+		for ; cands != 0; cands &= cands - 1 {
+			vb := cands & -cands
+			d, others := 1, g-1
+			if nb&vb == 0 {
+				d, others = 2, g
+			}
+			if 2*d+2*others >= best {
+				continue
+			}
+			t := typeOn(p, ebase, vb)
+			a := approach(vb, stronger[t], best)
+			if a < 0 {
+				continue
+			}
+			best = min(best, 2*d+others+max(others, a))
+		}
+	}
+	return best
+}
+
+// typeOn returns the type of the piece of the colour whose bitboards start at
+// base that stands on the single square b.
+func typeOn(p *engine.Position, base int, b engine.Bitboard) int {
+	for t := range engine.NumTypes {
+		if p.Bits[base+t]&b != 0 {
+			return t
+		}
+	}
+	return 0
+}
+
+// approach returns the fewest steps a piece of attackers needs to stand beside
+// the square b (0 when one already does), or -1 when none can within limit.
+func approach(b, attackers engine.Bitboard, limit int) int {
+	if attackers == 0 {
+		return -1
+	}
+	ring := b.Neighbors()
+	for k := 0; k <= limit; k++ {
+		if ring&attackers != 0 {
+			return k
+		}
+		ring |= ring.Neighbors()
+	}
+	return -1
+}
