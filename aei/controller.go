@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strconv"
@@ -59,6 +60,12 @@ type Options struct {
 	Grace time.Duration
 	// MoveTimeout is the deadline of Go when it is given none (default 1 min).
 	MoveTimeout time.Duration
+	// Logger gets a warning as soon as the controller reads an error the
+	// engine reports (a log message starting with "error" in any case, such
+	// as "log Error: go called without newgame"), with the engine's name
+	// (default: slog.Default()). The last such message is also quoted in the
+	// errors of an engine that then times out or dies.
+	Logger *slog.Logger
 }
 
 func (o Options) withDefaults() Options {
@@ -71,6 +78,9 @@ func (o Options) withDefaults() Options {
 	set(&o.ReadyTimeout, 5*time.Second)
 	set(&o.Grace, 2*time.Second)
 	set(&o.MoveTimeout, time.Minute)
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
 	return o
 }
 
@@ -149,6 +159,14 @@ func (in *Info) add(line string) (move string, best bool) {
 	return "", false
 }
 
+// isLogError reports whether the engine's message line reports an error: a log
+// message whose text starts with "error" in any case, such as
+// "log Error: go called without newgame".
+func isLogError(line string) bool {
+	word, rest := splitWord(line)
+	return word == "log" && len(rest) >= 5 && strings.EqualFold(rest[:5], "error")
+}
+
 // splitWord splits a message into its first word and the rest, trimmed.
 func splitWord(s string) (word, rest string) {
 	s = strings.TrimSpace(s)
@@ -182,6 +200,7 @@ type Controller struct {
 	waitErr error         // the process's exit: set before exited is closed
 
 	ident     Ident
+	lastError string // the engine's last "log Error" message, for error messages
 	game      gameState
 	pondering bool
 	err       error // the engine is dead or was killed: every method returns err
@@ -296,7 +315,7 @@ func (c *Controller) open(ctx context.Context) error {
 	for done := false; !done; {
 		line, err := c.next(ctx, deadline)
 		if errors.Is(err, errDeadline) {
-			return fmt.Errorf("aei: %s: %w: no aeiok within %v of aei%s", c.label(), ErrTimeout, c.opt.StartTimeout, sample(other))
+			return fmt.Errorf("aei: %s: %w: no aeiok within %v of aei%s%s", c.label(), ErrTimeout, c.opt.StartTimeout, sample(other), c.lastErrorNote())
 		}
 		if err != nil {
 			return fmt.Errorf("aei: opening: %w", err)
@@ -336,11 +355,23 @@ func sample(msgs []string) string {
 }
 
 // label names the engine in errors: its id name, or its command.
-func (c *Controller) label() string {
+func (c *Controller) label() string { return fmt.Sprintf("engine %q", c.name()) }
+
+// name is the engine's id name, or its command.
+func (c *Controller) name() string {
 	if c.ident.Name != "" {
-		return fmt.Sprintf("engine %q", c.ident.Name)
+		return c.ident.Name
 	}
-	return fmt.Sprintf("engine %q", c.argv[0])
+	return c.argv[0]
+}
+
+// lastErrorNote quotes the engine's last error message for an error, if it
+// reported one.
+func (c *Controller) lastErrorNote() string {
+	if c.lastError == "" {
+		return ""
+	}
+	return fmt.Sprintf("; its last error: %q", c.lastError)
 }
 
 // Ident returns what the engine said of itself.
@@ -368,7 +399,7 @@ func (c *Controller) send(msg string) error {
 	if _, err := io.WriteString(c.stdin, msg+"\n"); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			c.kill()
-			c.err = fmt.Errorf("aei: %s: %w: it read no message for %v; killed", c.label(), ErrTimeout, c.opt.ReadyTimeout)
+			c.err = fmt.Errorf("aei: %s: %w: it read no message for %v; killed%s", c.label(), ErrTimeout, c.opt.ReadyTimeout, c.lastErrorNote())
 			return c.err
 		}
 		return c.died(err)
@@ -384,7 +415,8 @@ func (c *Controller) note(s string) {
 }
 
 // next returns the engine's next message, waiting until deadline (errDeadline)
-// or the end of ctx.
+// or the end of ctx. An error the engine reports is logged at once and kept
+// for the error messages.
 func (c *Controller) next(ctx context.Context, deadline time.Time) (string, error) {
 	if c.err != nil {
 		return "", c.err
@@ -397,6 +429,10 @@ func (c *Controller) next(ctx context.Context, deadline time.Time) (string, erro
 			return "", c.died(c.readErr)
 		}
 		c.note("< " + l.text)
+		if isLogError(l.text) {
+			c.lastError = l.text
+			c.opt.Logger.Warn("aei: the engine reported an error", "engine", c.name(), "message", l.text)
+		}
 		return l.text, nil
 	case <-t.C:
 		return "", errDeadline
@@ -429,6 +465,7 @@ func (c *Controller) died(cause error) error {
 	if s := c.stderr.last(3); s != "" {
 		fmt.Fprintf(&b, "; stderr: %s", s)
 	}
+	b.WriteString(c.lastErrorNote())
 	c.err = fmt.Errorf("aei: %s: %w: %s", c.label(), ErrEngineDied, b.String())
 	return c.err
 }
@@ -462,7 +499,7 @@ func (c *Controller) sync(ctx context.Context, timeout time.Duration) (move stri
 		line, err := c.next(ctx, deadline)
 		if errors.Is(err, errDeadline) {
 			c.kill()
-			c.err = fmt.Errorf("aei: %s: %w: no readyok within %v of isready; killed", c.label(), ErrTimeout, timeout)
+			c.err = fmt.Errorf("aei: %s: %w: no readyok within %v of isready; killed%s", c.label(), ErrTimeout, timeout, c.lastErrorNote())
 			return "", info, c.err
 		}
 		if err != nil {
@@ -632,14 +669,14 @@ func (c *Controller) overtime(cause error, info *Info) error {
 		line, err := c.next(context.Background(), deadline)
 		if errors.Is(err, errDeadline) {
 			c.kill()
-			c.err = fmt.Errorf("aei: %s: %w: %s, nor within %v of stop; killed", c.label(), wrapped, why, c.opt.Grace)
+			c.err = fmt.Errorf("aei: %s: %w: %s, nor within %v of stop; killed%s", c.label(), wrapped, why, c.opt.Grace, c.lastErrorNote())
 			return c.err
 		}
 		if err != nil {
 			return err
 		}
 		if m, ok := info.add(line); ok {
-			return fmt.Errorf("aei: %s: %w: %s (it answered stop with %q)", c.label(), wrapped, why, m)
+			return fmt.Errorf("aei: %s: %w: %s (it answered stop with %q)%s", c.label(), wrapped, why, m, c.lastErrorNote())
 		}
 	}
 }

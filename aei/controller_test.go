@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,9 @@ import (
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
 )
+
+// goldSetup is a legal Gold setup (the standard one).
+const goldSetup = "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2"
 
 // helperEnv switches the test binary into one of the engines of helper.
 const helperEnv = "AEI_TEST_HELPER"
@@ -56,9 +60,16 @@ func helper(mode string) int {
 			fmt.Println(m)
 		}
 	}
+	newgame := false
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
-		switch cmd, _ := splitWord(sc.Text()); cmd {
+		cmd, _ := splitWord(sc.Text())
+		if mode == "refuse" && !newgame && (cmd == "makemove" || cmd == "setposition" || cmd == "go" || cmd == "stop") {
+			// As Sharp does: nothing before the first newgame.
+			out("log Warning: not an error", "log Error: "+cmd+" called without newgame")
+			continue
+		}
+		switch cmd {
 		case "aei":
 			switch mode {
 			case "silent":
@@ -73,6 +84,7 @@ func helper(mode string) int {
 			if mode == "die-on-newgame" {
 				return 4
 			}
+			newgame = true
 		case "go":
 			switch mode {
 			case "die-on-go":
@@ -85,6 +97,8 @@ func helper(mode string) int {
 				out("bestmove Ra1n")
 			case "empty":
 				out("bestmove")
+			case "refuse":
+				out("bestmove " + goldSetup)
 			case "hang", "slow":
 				// no answer
 			}
@@ -452,5 +466,109 @@ func TestControllerAfterDeath(t *testing.T) {
 	}
 	if _, err := StartCommand(ctx, "'unterminated", fastOptions()); err == nil {
 		t.Error("a bad command line started")
+	}
+}
+
+// TestIsLogError checks which messages report an error.
+func TestIsLogError(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"log Error: go called without newgame", true},
+		{"log error: lower case", true},
+		{"log ERROR", true},
+		{"  log   Error: spaces", true},
+		{"log Warning: Unknown option", false},
+		{"log Debug: error count 0", false},
+		{"log Err", false},
+		{"log", false},
+		{"info Error: not a log", false},
+		{"logError: one word", false},
+	} {
+		if got := isLogError(c.line); got != c.want {
+			t.Errorf("isLogError(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+// syncBuffer is a strings.Builder safe for concurrent use that notes the time
+// of its first write.
+type syncBuffer struct {
+	mu    sync.Mutex
+	b     strings.Builder
+	first time.Time
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.first.IsZero() {
+		s.first = time.Now()
+	}
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestControllerReportsErrors drives an engine that refuses everything before
+// newgame, as Sharp does: its "log Error" messages are logged as soon as they
+// are read, with the engine's name, and the last one is quoted when the
+// engine then times out; after newgame it answers.
+func TestControllerReportsErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		newgame bool
+		want    error    // from Go
+		text    []string // in Go's error
+		logs    []string // in the log
+	}{
+		{name: "without newgame", want: ErrTimeout,
+			text: []string{"no bestmove by the deadline", `its last error: "log Error: stop called without newgame"`},
+			logs: []string{"level=WARN", "engine=fake-refuse", `message="log Error: go called without newgame"`,
+				`message="log Error: stop called without newgame"`}},
+		{name: "with newgame", newgame: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var log syncBuffer
+			opt := fastOptions()
+			opt.Logger = slog.New(slog.NewTextHandler(&log, nil))
+			ctl := mustStart(t, "refuse", opt)
+			if c.newgame {
+				if err := ctl.NewGame(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			deadline := time.Now().Add(500 * time.Millisecond)
+			move, _, err := ctl.Go(ctx, deadline)
+			if !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+				t.Fatalf("Go = %q, %v; want error %v", move, err, c.want)
+			}
+			for _, s := range c.text {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q lacks %q", err, s)
+				}
+			}
+			got := log.String()
+			for _, s := range c.logs {
+				if !strings.Contains(got, s) {
+					t.Errorf("log lacks %q:\n%s", s, got)
+				}
+			}
+			if len(c.logs) > 0 && !log.first.Before(deadline) {
+				t.Errorf("the first error was logged at %v, after the deadline %v", log.first, deadline)
+			}
+			if len(c.logs) == 0 && got != "" {
+				t.Errorf("unexpected log:\n%s", got)
+			}
+			if strings.Contains(got, "not an error") {
+				t.Errorf("a warning of the engine was logged as an error:\n%s", got)
+			}
+		})
 	}
 }

@@ -23,7 +23,18 @@ func bestVerb(fs *flag.FlagSet) func(env, []string) error {
 	sf := defineSearchFlags(fs, bestVisits, true)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	engineCmd := fs.String("engine", "", "ask the AEI engine that `COMMAND` starts for its move instead of searching here\n"+
-		"(-time is then its deadline, 1m without; -visits, -threads and -weights are sent as options)")
+		"(-time is then its time per move and deadline, 1m without; -visits, -threads and -weights are sent as options;\n"+
+		"a position with Silver to move is given as its mirror image with Gold to move, the move mirrored back)")
+	var engineOpts [][2]string
+	fs.Func("option", "with -engine, send `NAME=VALUE` to the engine as setoption name NAME value VALUE (repeatable),\n"+
+		"such as -option depth=4 -option ignoretc=true for Sharp", func(s string) error {
+		name, value, ok := strings.Cut(s, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("%q is not NAME=VALUE", s)
+		}
+		engineOpts = append(engineOpts, [2]string{name, value})
+		return nil
+	})
 	return func(e env, args []string) error {
 		if len(args) != 0 {
 			return usageError("want no arguments after the flags")
@@ -46,7 +57,10 @@ func bestVerb(fs *flag.FlagSet) func(env, []string) error {
 			case isSet(fs, "seed"):
 				return usageError("-seed does not go with -engine")
 			}
-			return bestEngine(e, *engineCmd, pos, fs, sf)
+			return bestEngine(e, *engineCmd, pos, fs, sf, engineOpts)
+		}
+		if len(engineOpts) > 0 {
+			return usageError("-option goes with -engine")
 		}
 		s, w, err := sf.searcher(cfg)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,8 +22,15 @@ const engineDeadline = time.Minute
 // pos and prints it with what the engine reported. With -time the engine gets
 // that time per move (tcmove, no reserve) and must answer by then; -visits,
 // -threads and -weights, when given, are sent as the options of those names
-// (this project's engine knows them; others log a warning).
-func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf *searchFlags) error {
+// (this project's engine knows them; others log a warning), then the -option
+// items.
+//
+// Every game starts with newgame. Silver to set up is told Gold's setup with
+// makemove; Silver to move is given the mirror image of pos with Gold to move
+// (see mirrorPosition), and the engine's move is mirrored back: some engines,
+// such as Sharp, ignore the side to move of setposition and always search for
+// Gold.
+func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf *searchFlags, extra [][2]string) error {
 	var opts [][2]string
 	deadline := engineDeadline
 	if *sf.time > 0 {
@@ -42,9 +50,27 @@ func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf
 		}
 		opts = append(opts, [2]string{"weights", abs})
 	}
+	opts = append(opts, extra...)
+
+	setup := pos.Occ[pos.Side] == 0 && (pos.Side == engine.Silver || pos.Occ[engine.Silver] == 0)
+	if !setup {
+		end := pos
+		if out := engine.EndOfTurn(&end, nil, nil); out.Over() {
+			return fmt.Errorf("-position: the game is over: %s", out)
+		}
+	}
+	asked := pos // the position the engine searches
+	mirrored := pos.Side == engine.Silver && !setup
+	if mirrored {
+		var err error
+		if asked, err = mirrorPosition(pos); err != nil {
+			return fmt.Errorf("-position: %w", err)
+		}
+	}
 
 	ctx := context.Background()
-	c, err := aei.StartCommand(ctx, cmdline, aei.Options{Stderr: e.stderr})
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	c, err := aei.StartCommand(ctx, cmdline, aei.Options{Stderr: e.stderr, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("-engine: %w", err)
 	}
@@ -57,7 +83,12 @@ func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf
 	if err := c.NewGame(); err != nil {
 		return fmt.Errorf("-engine: %w", err)
 	}
-	if err := c.SetPosition(pos); err != nil {
+	if setup && pos.Side == engine.Silver && pos.Occ[engine.Gold] != 0 {
+		// Gold's setup as the game's first move: Silver is then to set up.
+		if err := c.MakeMove(goldSetup(pos)); err != nil {
+			return fmt.Errorf("-position: Gold's pieces as a setup: %w", err)
+		}
+	} else if err := c.SetPosition(asked); err != nil {
 		return fmt.Errorf("-engine: %w", err)
 	}
 	if err := c.IsReady(ctx); err != nil {
@@ -69,31 +100,138 @@ func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf
 	if err != nil {
 		return fmt.Errorf("-engine: %w", err)
 	}
-	return printEngineBest(e.stdout, c.Ident(), pos, move, info, elapsed)
+	res := engineAnswer{id: c.Ident(), pos: pos, move: move, info: info, elapsed: elapsed}
+	if mirrored {
+		res.asked = &asked
+		if res.move, err = mirrorMove(move); err != nil {
+			return fmt.Errorf("-engine: bestmove %q: %w", move, err)
+		}
+		turn := engine.NewTurn(pos)
+		if err := turn.PlayMove(res.move); err != nil { // cannot fail: the rules are symmetric
+			return fmt.Errorf("-engine: bestmove %q mirrored back to %q: %w", move, res.move, err)
+		}
+	}
+	return printEngineBest(e.stdout, res)
 }
 
-// printEngineBest writes an engine's answer for pos for people: who answered,
-// the move, the time it took, then every info and log message it sent.
-func printEngineBest(w io.Writer, id aei.Ident, pos engine.Position, move string, info aei.Info, elapsed time.Duration) error {
-	var b strings.Builder
-	name := id.Name
-	if id.Version != "" {
-		name += " " + id.Version
+// goldSetup writes Gold's pieces of p as a setup.
+func goldSetup(p engine.Position) string {
+	var pl []engine.Placement
+	for sq := engine.Square(0); sq < 64; sq++ {
+		if pc := p.At(sq); pc != engine.NoPiece && pc.Color() == engine.Gold {
+			pl = append(pl, engine.Placement{Piece: pc, Square: sq})
+		}
 	}
-	if id.Author != "" {
-		name += " by " + id.Author
+	return engine.FormatSetup(pl)
+}
+
+// mirrorPosition returns the mirror image of p: the colours swapped, the ranks
+// reversed (a1 becomes a8) and the other side to move. The rules of Arimaa
+// are the same seen from either side, so a move is as good in p as its mirror
+// image (mirrorMove) in the mirrored position.
+func mirrorPosition(p engine.Position) (engine.Position, error) {
+	var b strings.Builder
+	b.WriteString(p.Side.Other().String())
+	b.WriteString(" [")
+	for r := range 8 { // rank 1 of p is rank 8 of its mirror image
+		for f := range 8 {
+			b.WriteByte(mirrorPiece(p.At(engine.MakeSquare(f, r))).Letter())
+		}
+	}
+	b.WriteByte(']')
+	return engine.ParsePosition(b.String())
+}
+
+// mirrorPiece returns the piece of the other colour.
+func mirrorPiece(pc engine.Piece) engine.Piece {
+	if pc == engine.NoPiece {
+		return pc
+	}
+	return engine.MakePiece(pc.Color().Other(), pc.Type())
+}
+
+// mirrorMove returns the mirror image of a move or a setup (see
+// mirrorPosition): "Ee2n rc3x" becomes "ee7s Rc6x", "Ra1" "ra8". Colour
+// words between the moves of a principal variation ("g", "s", "w", "b")
+// become the other colour's.
+func mirrorMove(move string) (string, error) {
+	words := strings.Fields(move)
+	for i, w := range words {
+		switch w {
+		case "g", "s", "w", "b":
+			words[i] = map[string]string{"g": "s", "s": "g", "w": "b", "b": "w"}[w]
+			continue
+		}
+		if len(w) != 3 && len(w) != 4 {
+			return "", fmt.Errorf("%q is not a step", w)
+		}
+		pc, err := engine.PieceFromLetter(w[0])
+		if err != nil || pc == engine.NoPiece {
+			return "", fmt.Errorf("%q is not a step: no piece %q", w, w[0])
+		}
+		sq, err := engine.ParseSquare(w[1:3])
+		if err != nil {
+			return "", fmt.Errorf("%q is not a step: %w", w, err)
+		}
+		m := string(mirrorPiece(pc).Letter()) + engine.MakeSquare(sq.File(), 7-sq.Rank()).String()
+		if len(w) == 4 {
+			switch d := w[3]; d {
+			case 'n':
+				m += "s"
+			case 's':
+				m += "n"
+			case 'e', 'w', 'x':
+				m += string(d)
+			default:
+				return "", fmt.Errorf("%q is not a step: no direction %q", w, d)
+			}
+		}
+		words[i] = m
+	}
+	return strings.Join(words, " "), nil
+}
+
+// engineAnswer is an engine's answer for pos.
+type engineAnswer struct {
+	id      aei.Ident
+	pos     engine.Position
+	asked   *engine.Position // the mirror image of pos the engine searched, if it did
+	move    string           // for pos
+	info    aei.Info
+	elapsed time.Duration
+}
+
+// printEngineBest writes an engine's answer for people: who answered, the
+// move, the time it took, then every info and log message it sent. After a
+// search of the mirror image the principal variation is mirrored back too.
+func printEngineBest(w io.Writer, a engineAnswer) error {
+	var b strings.Builder
+	name := a.id.Name
+	if a.id.Version != "" {
+		name += " " + a.id.Version
+	}
+	if a.id.Author != "" {
+		name += " by " + a.id.Author
 	}
 	fmt.Fprintf(&b, "engine       %s\n", name)
-	fmt.Fprintf(&b, "position     %s\n", pos.String())
-	fmt.Fprintf(&b, "move         %s\n", move)
-	fmt.Fprintf(&b, "time         %.3f s\n", elapsed.Seconds())
-	for _, l := range info.Lines {
+	fmt.Fprintf(&b, "position     %s\n", a.pos.String())
+	if a.asked != nil {
+		fmt.Fprintf(&b, "searched     %s (the mirror image: colours swapped, ranks reversed; its move and pv mirrored back)\n", a.asked.String())
+	}
+	fmt.Fprintf(&b, "move         %s\n", a.move)
+	fmt.Fprintf(&b, "time         %.3f s\n", a.elapsed.Seconds())
+	for _, l := range a.info.Lines {
+		if typ, pv, _ := strings.Cut(l, " "); a.asked != nil && typ == "pv" {
+			if m, err := mirrorMove(pv); err == nil {
+				l = "pv " + m
+			}
+		}
 		fmt.Fprintf(&b, "info         %s\n", l)
 	}
-	for _, l := range info.Logs {
+	for _, l := range a.info.Logs {
 		fmt.Fprintf(&b, "log          %s\n", l)
 	}
-	for _, l := range info.Other {
+	for _, l := range a.info.Other {
 		fmt.Fprintf(&b, "other        %s\n", l)
 	}
 	_, err := io.WriteString(w, b.String())
