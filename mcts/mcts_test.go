@@ -346,7 +346,7 @@ func TestSearchPlaysProvenWin(t *testing.T) {
 	// Gold forces a win (found by the search, not at the root); the move must be
 	// a proven one even when other moves have more visits.
 	p := mustPosition(t, "g [r      r                          cE                    R      R]")
-	s, err := New(Config{Visits: 200000, Seed: 1}, goalHungry(t))
+	s, err := New(Config{Visits: 200000, Seed: 1, Leaf: LeafStatic}, goalHungry(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,9 +138,9 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		}
 		pick = sampleByVisits(rand.New(rand.NewPCG(s.cfg.Seed^0x5851F42D4C957F2D, s.searches)), cands[:open], s.cfg.Temperature)
 	}
-	c := cands[pick]
 	pos := sr.rootTurn.Pos
-	c.steps = shortest(&pos, sr.hist, c.steps)
+	shortest(&pos, sr.hist, cands[:min(len(cands), max(pick+1, s.cfg.TopMoves))])
+	c := cands[pick]
 	res := &Result{
 		Move:        engine.FormatMove(pos, c.steps),
 		Steps:       c.steps,
@@ -230,29 +230,43 @@ func (sr *search) mostVisitedPath(cands []moveCand) int {
 	return 0
 }
 
-// shortest returns steps, a move from pos, or the fewest steps that reach the
-// same position: the tree may have found a longer path to it (a piece moved out
-// and back, or two steps that one would do). Moves of one or two steps are
-// always as short as they can be.
-func shortest(pos *engine.Position, hist *engine.History, steps []engine.Step) []engine.Step {
-	if len(steps) < 3 {
-		return steps
+// shortest rewrites the steps of each move of cands, from pos, with the fewest
+// steps that reach the same position: the tree may have found a longer path to
+// it (a piece moved out and back, or two steps that one would do). Moves of one
+// or two steps are always as short as they can be.
+func shortest(pos *engine.Position, hist *engine.History, cands []moveCand) {
+	var long map[[12]engine.Bitboard]int // board after the move -> index in cands
+	for i, c := range cands {
+		if len(c.steps) < 3 {
+			continue
+		}
+		if long == nil {
+			long = map[[12]engine.Bitboard]int{}
+		}
+		t := engine.NewTurn(*pos)
+		for _, st := range c.steps {
+			t.Play(st)
+		}
+		long[t.Pos.Bits] = i
 	}
-	t := engine.NewTurn(*pos)
-	for _, st := range steps {
-		t.Play(st)
+	if long == nil {
+		return
 	}
 	g := engine.NewMoveGen()
 	for i := range g.Generate(pos, hist) {
 		q := g.Position(i)
-		if q.Bits == t.Pos.Bits {
-			if short := g.Steps(i, nil); len(short) < len(steps) {
-				return short
-			}
-			break
+		j, ok := long[q.Bits]
+		if !ok {
+			continue
+		}
+		if short := g.Steps(i, nil); len(short) < len(cands[j].steps) {
+			cands[j].steps = short
+		}
+		delete(long, q.Bits)
+		if len(long) == 0 {
+			return
 		}
 	}
-	return steps
 }
 
 // sampleByVisits picks a candidate with probability proportional to visits^(1/temp).

@@ -183,7 +183,10 @@ func (w *worker) run() {
 	for {
 		end := sr.sims.Add(chunk)
 		n := min(chunk, sr.limit-(end-chunk))
-		if n <= 0 || sr.ctx.Err() != nil || (!sr.deadline.IsZero() && time.Now().After(sr.deadline)) {
+		// The first chunk runs whatever the clock says: a search bounded by
+		// time always searches a little, however slow its start was.
+		late := end > chunk && !sr.deadline.IsZero() && time.Now().After(sr.deadline)
+		if n <= 0 || sr.ctx.Err() != nil || late {
 			return
 		}
 		for i := range n {
