@@ -122,7 +122,7 @@ func writeWithSum(t testing.TB, path string, b []byte) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeSum(path, checksum(b)); err != nil {
+	if err := os.WriteFile(SumPath(path), []byte(sumLine(path, checksum(b))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

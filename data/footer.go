@@ -81,6 +81,12 @@ func layout(b []byte) (lens []int64, err error) {
 		}
 		return out, nil
 	}
+	if o := flatbuffers.UOffsetT(ft.Offset(6)); o != 0 { // Footer.schema
+		nodes := 0
+		if err := checkSchema(flatbuffers.Table{Bytes: footer, Pos: ft.Indirect(ft.Pos + o)}, &nodes); err != nil {
+			return nil, fmt.Errorf("damaged footer: schema: %w", err)
+		}
+	}
 	dicts, err := blocks(8, "dictionary batch") // Footer.dictionaries
 	if err != nil {
 		return nil, err
@@ -192,4 +198,103 @@ func checkMessage(b []byte, blk block, dict bool) (int64, error) {
 		}
 	}
 	return rows, nil
+}
+
+// maxSchemaNodes bounds the fields and metadata entries of a schema (the
+// dataset's has 20 fields and some 12 metadata entries).
+const maxSchemaNodes = 4096
+
+// checkTables checks that the vector of tables (or strings) at field of t
+// fits in t's bytes, and returns its elements' positions.
+func checkTables(t flatbuffers.Table, field flatbuffers.VOffsetT, nodes *int) ([]flatbuffers.UOffsetT, error) {
+	o := flatbuffers.UOffsetT(t.Offset(field))
+	if o == 0 {
+		return nil, nil
+	}
+	vec, n := t.Vector(o), t.VectorLen(o)
+	if int64(vec)+int64(n)*4 > int64(len(t.Bytes)) {
+		return nil, fmt.Errorf("a vector of %d entries does not fit", n)
+	}
+	if *nodes += n; *nodes > maxSchemaNodes {
+		return nil, fmt.Errorf("more than %d fields and metadata entries", maxSchemaNodes)
+	}
+	out := make([]flatbuffers.UOffsetT, n)
+	for i := range out {
+		out[i] = t.Indirect(vec + flatbuffers.UOffsetT(i*4))
+		if int(out[i]) >= len(t.Bytes) {
+			return nil, errors.New("an entry outside the footer")
+		}
+	}
+	return out, nil
+}
+
+// checkString checks that the string at field of t fits in t's bytes.
+func checkString(t flatbuffers.Table, field flatbuffers.VOffsetT) error {
+	if o := flatbuffers.UOffsetT(t.Offset(field)); o != 0 {
+		start := t.Indirect(t.Pos + o)
+		if int64(start)+4+int64(flatbuffers.GetUint32(t.Bytes[start:])) > int64(len(t.Bytes)) {
+			return errors.New("a string does not fit")
+		}
+	}
+	return nil
+}
+
+// checkMetadata checks the custom_metadata vector of key-value tables at
+// field of t.
+func checkMetadata(t flatbuffers.Table, field flatbuffers.VOffsetT, nodes *int) error {
+	kvs, err := checkTables(t, field, nodes)
+	if err != nil {
+		return fmt.Errorf("metadata: %w", err)
+	}
+	for _, pos := range kvs {
+		kv := flatbuffers.Table{Bytes: t.Bytes, Pos: pos}
+		for _, f := range []flatbuffers.VOffsetT{4, 6} { // KeyValue { key; value }
+			if err := checkString(kv, f); err != nil {
+				return fmt.Errorf("metadata: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSchema checks that every vector and string of a Schema flatbuffer
+// (Schema.fbs: fields, their names, children and metadata) lies within its
+// bytes, as arrow/ipc allocates what their lengths say before reading them.
+func checkSchema(t flatbuffers.Table, nodes *int) error {
+	fields, err := checkTables(t, 6, nodes) // Schema.fields
+	if err != nil {
+		return err
+	}
+	if err := checkMetadata(t, 8, nodes); err != nil { // Schema.custom_metadata
+		return err
+	}
+	var field func(pos flatbuffers.UOffsetT, depth int) error
+	field = func(pos flatbuffers.UOffsetT, depth int) error {
+		if depth > 32 {
+			return errors.New("fields nested too deep")
+		}
+		f := flatbuffers.Table{Bytes: t.Bytes, Pos: pos}
+		if err := checkString(f, 4); err != nil { // Field.name
+			return err
+		}
+		if err := checkMetadata(f, 16, nodes); err != nil { // Field.custom_metadata
+			return err
+		}
+		children, err := checkTables(f, 14, nodes) // Field.children
+		if err != nil {
+			return err
+		}
+		for _, c := range children {
+			if err := field(c, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, pos := range fields {
+		if err := field(pos, 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -117,6 +117,11 @@ func openWith(opt openOptions, paths ...string) (*Reader, error) {
 	return r, nil
 }
 
+// Files returns the shard files Open would read for paths (files,
+// directories searched recursively, globs), in the order it would read them,
+// without opening them.
+func Files(paths ...string) ([]string, error) { return expand(paths) }
+
 // expand turns the paths given to Open into file names.
 func expand(paths []string) ([]string, error) {
 	if len(paths) == 0 {
@@ -248,9 +253,24 @@ func (s *shard) check() (err error) {
 		return fmt.Errorf("%s: %w", s.path, err)
 	}
 	if !sameFields(schema, Schema(s.meta.FeatureNames)) {
-		return fmt.Errorf("%s: not the dataset schema (format %s, %d features): %v", s.path, Format, len(s.meta.FeatureNames), schema)
+		return fmt.Errorf("%s: not the dataset schema (format %s, %d features): %s", s.path, Format, len(s.meta.FeatureNames), schemaDiff(schema, Schema(s.meta.FeatureNames)))
 	}
 	return nil
+}
+
+// schemaDiff describes the first difference of the fields of schema a from
+// those of b, on one line.
+func schemaDiff(a, b *arrow.Schema) string {
+	if a.NumFields() != b.NumFields() {
+		return fmt.Sprintf("%d fields, want %d", a.NumFields(), b.NumFields())
+	}
+	for i := range a.NumFields() {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Name != fb.Name || !arrow.TypeEqual(fa.Type, fb.Type) {
+			return fmt.Sprintf("field %d is %q of type %s, want %q of type %s", i, fa.Name, fa.Type, fb.Name, fb.Type)
+		}
+	}
+	return "the same fields"
 }
 
 // sameFields reports whether the schemas have the same field names and types.

@@ -2,11 +2,14 @@
 // shard, one row per turn played, with the search's result for the turn, the
 // game's outcome, the position's piece bitboards and its feature vector.
 //
-// A shard is written by a Writer (Create, Write, Close) to PATH.tmp and renamed
-// to PATH when complete, so a reader never sees a partial file. A Reader (Open)
-// streams the record batches of any number of shards, memory-mapped, after
-// checking that every file has the dataset schema and the same feature set.
-// Columns gives typed access to the columns of a record batch.
+// A shard is written by a Writer (Create, Write, Close) under the shard's
+// claim (PATH.claim, see TakeClaim), to PATH.tmp, and published when complete
+// with its checksum file PATH.xxh128 (see SumSuffix), so a reader never sees a
+// partial file and no two writers mix one shard. A Reader (Open) streams the
+// record batches of any number of shards, memory-mapped, after checking every
+// file's checksum, layout and schema and that they share one feature set; every
+// batch it returns has passed ValidateRecord. Columns gives typed access to the
+// columns of a record batch.
 //
 // Shards are laid out the Hive way, so that Polars, pyarrow and DuckDB scan a
 // run directly:

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -211,6 +212,58 @@ func ParsePosition(s string) (Position, error) {
 	if p.Side == Silver {
 		p.Hash ^= zobrist.silver
 	}
+	if err := p.Check(); err != nil {
+		return Position{}, err
+	}
+	return p, nil
+}
+
+// typeNames are the piece types' names, singular and plural, for messages.
+var typeNames = [NumTypes][2]string{{"rabbit", "rabbits"}, {"cat", "cats"}, {"dog", "dogs"}, {"horse", "horses"}, {"camel", "camels"}, {"elephant", "elephants"}}
+
+// Check reports whether p is a board the game can reach: no square holds two
+// pieces, the occupancy is that of the pieces, and no side has more pieces of
+// a type than it starts with (StandardCount: 1 elephant, 1 camel, 2 horses, 2
+// dogs, 2 cats and 8 rabbits). ParsePosition and PositionFromBits refuse
+// other boards.
+func (p *Position) Check() error {
+	var occ [2]Bitboard
+	for pc, b := range p.Bits {
+		c := Piece(pc).Color()
+		if both := (occ[0] | occ[1]) & b; both != 0 {
+			return fmt.Errorf("position: square %s holds two pieces", both.First())
+		}
+		occ[c] |= b
+		t := Piece(pc).Type()
+		if n := b.Count(); n > StandardCount[t] {
+			name := typeNames[t][1]
+			if StandardCount[t] == 1 {
+				name = typeNames[t][0]
+			}
+			return fmt.Errorf("position: %d %s %s, but a side has at most %d %s", n, c.Name(), typeNames[t][1], StandardCount[t], name)
+		}
+	}
+	if occ != p.Occ {
+		return errors.New("position: the occupancy is not that of the pieces")
+	}
+	return nil
+}
+
+// PositionFromBits returns the position of the piece bitboards bits (in
+// engine order) with side to move, its occupancy and hash computed, after
+// checking it (see Check).
+func PositionFromBits(bits [12]Bitboard, side Color) (Position, error) {
+	p := Position{Bits: bits, Side: side}
+	if side != Gold && side != Silver {
+		return Position{}, fmt.Errorf("position: side %d is not gold (0) or silver (1)", side)
+	}
+	for pc, b := range bits {
+		p.Occ[Piece(pc).Color()] |= b
+	}
+	if err := p.Check(); err != nil {
+		return Position{}, err
+	}
+	p.Hash = p.ComputeHash()
 	return p, nil
 }
 

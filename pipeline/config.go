@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/arimaalab/arimaalab/configs"
+	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/mcts"
 	"github.com/arimaalab/arimaalab/selfplay"
 	"github.com/arimaalab/arimaalab/train"
@@ -130,10 +132,13 @@ func decodeStrict(b []byte, name string, v any) error {
 	return nil
 }
 
+// validate checks every setting of every stage, so that a bad one is refused
+// before the first game; errors name the file and the key.
 func (c *Config) validate(name string) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%s: %s", name, fmt.Sprintf(format, a...))
 	}
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case c.Out == "":
 		return bad("out: the run directory is not set")
@@ -141,18 +146,45 @@ func (c *Config) validate(name string) error {
 		return bad("generations %d: want at least 1", c.Generations)
 	case c.Train.Window < 1:
 		return bad("train.window %d: want at least 1", c.Train.Window)
+	case !(c.Train.Val >= 0 && c.Train.Val < 1):
+		return bad("train.val %v: want 0 to 1 (the share of games held out, less than 1)", c.Train.Val)
+	case !(c.Train.CheapWeight >= 0 && c.Train.CheapWeight <= 1):
+		return bad("train.cheap_weight %v: want 0 to 1", c.Train.CheapWeight)
+	case !(c.Train.L2 >= 0) || !finite(c.Train.L2):
+		return bad("train.l2 %v: want a finite number, 0 or more", c.Train.L2)
 	case c.Gate.Games < 2:
 		return bad("gate.games %d: want at least 2", c.Gate.Games)
+	case !(c.Gate.PromoteScore >= 0 && c.Gate.PromoteScore < 1):
+		return bad("gate.promote_score %v: want 0 to 1 (a score, less than 1)", c.Gate.PromoteScore)
+	case c.Gate.MaxTurns < 0:
+		return bad("gate.max_turns %d: want 0 (the default) or more", c.Gate.MaxTurns)
 	case c.Pool.GamesPerPair < 2:
 		return bad("pool.games_per_pair %d: want at least 2", c.Pool.GamesPerPair)
-	case c.Gate.Search.Visits <= 0 || c.Pool.Search.Visits <= 0:
-		return bad("gate.search.visits and pool.search.visits must be positive")
+	case c.Pool.MaxTurns < 0:
+		return bad("pool.max_turns %d: want 0 (the default) or more", c.Pool.MaxTurns)
+	case c.Gate.Search.Visits <= 0:
+		return bad("gate.search.visits %d: want at least 1", c.Gate.Search.Visits)
+	case c.Pool.Search.Visits <= 0:
+		return bad("pool.search.visits %d: want at least 1", c.Pool.Search.Visits)
 	}
 	if err := c.SelfPlay.Validate(); err != nil {
-		return bad("selfplay: %v", err)
+		return bad("selfplay.%v", err)
 	}
 	if _, err := train.ParseTarget(c.Train.Target); err != nil {
 		return bad("train.target: %v", err)
+	}
+	if c.Gate.SPRT != "" {
+		if _, err := match.ParseSPRT(c.Gate.SPRT, match.Logistic); err != nil {
+			return bad("gate.sprt %q: %v", c.Gate.SPRT, err)
+		}
+	}
+	for _, s := range []struct {
+		key string
+		cfg mcts.Config
+	}{{"gate.search", c.Gate.Search}, {"pool.search", c.Pool.Search}} {
+		if err := selfplay.ValidateSearch(s.key, s.cfg); err != nil {
+			return bad("%v", err)
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -41,6 +42,38 @@ func TestPresetsLoad(t *testing.T) {
 	os.WriteFile(bad, []byte("generations: 2\ngatez: {}\n"), 0o644)
 	if _, err := Load(bad); err == nil {
 		t.Fatal("an unknown key was accepted")
+	}
+}
+
+// TestConfigErrors: a bad setting of any stage is refused when the config is
+// loaded, before any game, naming the file and the key.
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ yaml, want string }{
+		{"train:\n  val: 1.5\n", "train.val 1.5"},
+		{"train:\n  val: .nan\n", "train.val NaN"},
+		{"train:\n  cheap_weight: -1\n", "train.cheap_weight -1"},
+		{"train:\n  l2: .inf\n", "train.l2 +Inf"},
+		{"train:\n  target: bogus\n", "train.target"},
+		{"selfplay:\n  games: 0\n", "selfplay.games 0"},
+		{"selfplay:\n  workers: -2\n", "selfplay.workers -2"},
+		{"selfplay:\n  full_share: .nan\n", "selfplay.full_share NaN"},
+		{"selfplay:\n  search:\n    cpuct: -1\n", "selfplay.search.cpuct -1"},
+		{"gate:\n  promote_score: 7\n", "gate.promote_score 7"},
+		{"gate:\n  sprt: 0,5\n", "gate.sprt"},
+		{"gate:\n  max_turns: -1\n", "gate.max_turns -1"},
+		{"gate:\n  search:\n    cpuct: -1\n", "gate.search.cpuct -1"},
+		{"pool:\n  search:\n    temperature: .nan\n", "pool.search.temperature NaN"},
+	}
+	for _, tc := range tests {
+		p := filepath.Join(dir, "c.yaml")
+		if err := os.WriteFile(p, []byte(tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), p+": ") {
+			t.Errorf("%q: error %v, want one naming %s and %q", tc.yaml, err, p, tc.want)
+		}
 	}
 }
 

@@ -153,20 +153,14 @@ func (s *shards) decide(c *data.Columns, i int) (val bool, y, w float32, ph Phas
 func (s *shards) fill(c *data.Columns, i int, out []float32) error {
 	out = out[:s.nf]
 	if s.opt.RecomputeFeatures {
-		var p engine.Position
-		var all, sum int
-		for k := range data.BoardLen {
-			b := engine.Bitboard(c.Board[i*data.BoardLen+k])
-			p.Bits[k] = b
-			p.Occ[k/engine.NumTypes] |= b
-			sum += b.Count()
+		var bb [data.BoardLen]engine.Bitboard
+		for k := range bb {
+			bb[k] = engine.Bitboard(c.Board[i*data.BoardLen+k])
 		}
-		all = (p.Occ[0] | p.Occ[1]).Count()
-		if all != sum {
-			return errors.New("board has two pieces on a square")
+		p, err := engine.PositionFromBits(bb, engine.Color(c.Side[i]))
+		if err != nil {
+			return fmt.Errorf("board: %w", err)
 		}
-		p.Side = engine.Color(c.Side[i])
-		p.Hash = p.ComputeHash()
 		features.Extract(&p, out)
 	} else {
 		copy(out, c.Features[i*s.nf:(i+1)*s.nf])

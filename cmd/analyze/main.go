@@ -13,6 +13,7 @@
 //	analyze game [-game ID] [-visits N] [-threads T] [-weights FILE] FILE
 //	analyze data PATH...
 //	analyze export -parquet OUT [-compression snappy|zstd] PATH...
+//	analyze verify PATH...
 //
 // Run "analyze VERB -h" for the flags of a verb.
 package main
@@ -39,6 +40,7 @@ func verbs() []verb {
 		{"game", "[flags] FILE", "Search every turn of a recorded game and print what each move played lost against the search's best.", gameVerb},
 		{"data", "PATH...", "Summarize self-play shards (files, directories or globs): rows, games, results, terminations, game lengths, feature means.", dataVerb},
 		{"export", "-parquet OUT [-compression C] PATH...", "Write each shard as a Parquet file into OUT, keeping the gen=NNNN/ layout.", exportVerb},
+		{"verify", "PATH...", "Check datasets completely (checksums, schemas, values, boards, games, runs); exit 1 at the first problem, naming the file.", verifyVerb},
 	}
 }
 

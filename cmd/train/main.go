@@ -26,6 +26,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strings"
@@ -109,6 +110,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "train: -out WEIGHTS is required")
 		return 2
 	}
+	if err := checkFlags(&opt); err != nil {
+		fmt.Fprintf(stderr, "train: %v\n", err)
+		return 2
+	}
 	if len(data) == 0 {
 		fmt.Fprintln(stderr, "train: no data: give shard files, directories or globs with -data")
 		return 2
@@ -143,4 +148,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: generation %d, hash %s\n", *out, res.Weights.Generation, res.Weights.Hash())
 	return 0
+}
+
+// checkFlags checks the numeric flags before any data is read; errors name
+// the flag.
+func checkFlags(o *train.Options) error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case !(o.Val >= 0 && o.Val < 1):
+		return fmt.Errorf("-val %v: want 0 to 1 (less than 1)", o.Val)
+	case !(o.CheapWeight >= 0 && o.CheapWeight <= 1):
+		return fmt.Errorf("-cheap-weight %v: want 0 to 1", o.CheapWeight)
+	case !(o.EarlyWeight >= 0 && o.EarlyWeight <= 1):
+		return fmt.Errorf("-early-weight %v: want 0 to 1", o.EarlyWeight)
+	case o.EarlyTurns < 0:
+		return fmt.Errorf("-early-turns %d: want 0 or more", o.EarlyTurns)
+	case o.MaxRows < 0:
+		return fmt.Errorf("-max-rows %d: want 0 (all) or more", o.MaxRows)
+	case o.Threads < 0:
+		return fmt.Errorf("-threads %d: want 0 (one per CPU) or more", o.Threads)
+	case o.MaxIter < 0:
+		return fmt.Errorf("-max-iter %d: want 0 (the default) or more", o.MaxIter)
+	case !(o.GradTol >= 0) || !finite(o.GradTol):
+		return fmt.Errorf("-grad-tol %v: want a finite number, 0 (the default) or more", o.GradTol)
+	case !(o.L2 >= 0) || !finite(o.L2):
+		return fmt.Errorf("-l2 %v: want a finite number, 0 or more", o.L2)
+	}
+	return nil
 }

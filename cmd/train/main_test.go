@@ -141,7 +141,13 @@ func TestErrors(t *testing.T) {
 		{"empty file", []string{"-out", out, "-data", empty}, 1, empty},
 		{"empty shard", []string{"-out", out, "-data", zeroRows}, 1, zeroRows},
 		{"bad init", []string{"-out", out, "-init", badInit, "-data", shardDir}, 1, badInit},
-		{"bad val", []string{"-out", out, "-val", "2", "-data", shardDir}, 1, "validation share"},
+		{"bad val", []string{"-out", out, "-val", "2", "-data", shardDir}, 2, "-val 2"},
+		{"NaN val", []string{"-out", out, "-val", "NaN", "-data", shardDir}, 2, "-val NaN"},
+		{"bad cheap weight", []string{"-out", out, "-cheap-weight", "1.5", "-data", shardDir}, 2, "-cheap-weight 1.5"},
+		{"negative threads", []string{"-out", out, "-threads", "-2", "-data", shardDir}, 2, "-threads -2"},
+		{"negative max rows", []string{"-out", out, "-max-rows", "-1", "-data", shardDir}, 2, "-max-rows -1"},
+		{"bad l2", []string{"-out", out, "-l2", "-1", "-data", shardDir}, 2, "-l2 -1"},
+		{"bad grad tol", []string{"-out", out, "-grad-tol", "NaN", "-data", shardDir}, 2, "-grad-tol NaN"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runArgs(tc.args...)
