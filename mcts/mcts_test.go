@@ -370,3 +370,22 @@ func mustPosition(t testing.TB, s string) engine.Position {
 	}
 	return p
 }
+
+// TestSmallTreesEnd checks that a tiny tree ends its search (it once probed a
+// full slot table forever) and still gives a legal move.
+func TestSmallTreesEnd(t *testing.T) {
+	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
+	for _, maxNodes := range []int{1, 2, 8, 100} {
+		s, err := New(Config{Visits: 20000, MaxNodes: maxNodes, Seed: 1}, materialEval{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Search(context.Background(), p, nil)
+		if err != nil {
+			t.Fatalf("max_nodes %d: %v", maxNodes, err)
+		}
+		if res.Move == "" || res.Simulations == 0 {
+			t.Fatalf("max_nodes %d: move %q after %d simulations", maxNodes, res.Move, res.Simulations)
+		}
+	}
+}

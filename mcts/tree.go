@@ -156,12 +156,17 @@ type tree struct {
 }
 
 func newTree(maxNodes int) *tree {
+	nodes := newArena[node](maxNodes)
+	// The arena rounds its capacity up to whole chunks: the slot table is sized
+	// from that capacity, so that it stays at most half full and a probe always
+	// meets an empty slot (sized from maxNodes, a small tree filled every slot
+	// before the arena and the probe loop never ended).
 	n := 1
-	for n < 2*maxNodes {
+	for int64(n) < 2*nodes.limit {
 		n <<= 1
 	}
 	return &tree{
-		nodes: newArena[node](maxNodes),
+		nodes: nodes,
 		keys:  newArena[stateKey](maxNodes),
 		edges: newArena[edge](maxNodes * 16),
 		slots: make([]atomic.Int64, n),
