@@ -22,15 +22,11 @@ const SumSuffix = ".xxh128"
 // SumPath returns the checksum file of the shard path.
 func SumPath(path string) string { return path + SumSuffix }
 
-// checksum returns the XXH3-128 hash of b in canonical hexadecimal.
+// checksum returns the XXH3-128 hash of b in canonical hexadecimal (high
+// half first).
 func checksum(b []byte) string {
-	return sumHex(xxh3.Hash128(b))
-}
-
-// sumHex formats a hash in canonical hexadecimal (high half first).
-func sumHex(h xxh3.Uint128) string {
-	b := h.Bytes()
-	return hex.EncodeToString(b[:])
+	h := xxh3.Hash128(b).Bytes()
+	return hex.EncodeToString(h[:])
 }
 
 // sumLine returns the content of the checksum file of the shard path.

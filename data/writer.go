@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -74,6 +75,7 @@ type Writer struct {
 	claim     *Claim
 	ownClaim  bool // Create took the claim: Close and Abort release it
 	f         *os.File
+	hf        *hashingFile
 	bw        *posWriter
 	fw        *ipc.FileWriter
 	schema    *arrow.Schema
@@ -165,7 +167,8 @@ func Create(path string, meta Meta, opt WriterOptions) (w *Writer, err error) {
 	if err != nil {
 		return nil, err
 	}
-	bw := &posWriter{w: bufio.NewWriterSize(f, 1<<20), h: xxh3.New()}
+	hf := &hashingFile{f: f, h: xxh3.New()}
+	bw := &posWriter{w: bufio.NewWriterSize(hf, 1<<20)}
 	fw, err := ipc.NewFileWriter(bw, ipcOpt...)
 	if err != nil {
 		f.Close()
@@ -173,7 +176,7 @@ func Create(path string, meta Meta, opt WriterOptions) (w *Writer, err error) {
 		return nil, fmt.Errorf("%s: %w", tmp, err)
 	}
 
-	w = &Writer{path: path, tmp: tmp, claim: claim, ownClaim: own, f: f, bw: bw, fw: fw, schema: schema, nfeat: nfeat, batchRows: opt.BatchRows}
+	w = &Writer{path: path, tmp: tmp, claim: claim, ownClaim: own, f: f, hf: hf, bw: bw, fw: fw, schema: schema, nfeat: nfeat, batchRows: opt.BatchRows}
 	w.gameID = array.NewUint64Builder(mem)
 	w.turn = array.NewUint16Builder(mem)
 	w.side = array.NewUint8Builder(mem)
@@ -320,8 +323,8 @@ func (w *Writer) wait() error {
 }
 
 // Close publishes the shard: it writes the pending rows and the file's footer,
-// syncs the file to disk, writes the checksum file PATH.xxh128 (synced, through
-// a temporary file), renames the file from PATH.tmp to PATH, syncs the
+// syncs the file to disk, writes the checksum file PATH.xxh128 (the hash of
+// the bytes written, synced, through a temporary file), renames the file from PATH.tmp to PATH, syncs the
 // directory and releases the claim. After an error the .tmp file is removed.
 // Closing a closed Writer does nothing.
 func (w *Writer) Close() error {
@@ -337,7 +340,8 @@ func (w *Writer) Close() error {
 		err = &ClaimError{Path: w.path, Owner: owner, Why: "it took the claim over from this writer, which did not publish the shard"}
 	}
 	if err == nil {
-		err = writeSum(w.path, sumHex(w.bw.h.Sum128()))
+		h := w.hf.h.Sum128().Bytes()
+		err = writeSum(w.path, hex.EncodeToString(h[:]))
 	}
 	if err != nil {
 		w.f.Close()
@@ -420,20 +424,30 @@ func syncDir(dir string) error {
 	return err
 }
 
+// hashingFile writes to a file and hashes what it writes, for the checksum
+// file. It sits behind the 1 MiB buffer of a posWriter, so that it hashes
+// large pieces: XXH3 streams at some 28 GB/s in 1 MiB pieces, but 5 GB/s in
+// 4 KiB ones.
+type hashingFile struct {
+	f *os.File
+	h *xxh3.Hasher
+}
+
+func (w *hashingFile) Write(b []byte) (int, error) {
+	n, err := w.f.Write(b)
+	w.h.Write(b[:n])
+	return n, err
+}
+
 // posWriter is a buffered writer that knows its position, for ipc.FileWriter,
-// which needs an io.WriteSeeker but only asks for the current position. It
-// hashes the bytes it writes, for the checksum file.
+// which needs an io.WriteSeeker but only asks for the current position.
 type posWriter struct {
 	w   *bufio.Writer
-	h   *xxh3.Hasher
 	pos int64
 }
 
 func (p *posWriter) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
-	if p.h != nil { // nil only in the benchmark of the checksum's cost
-		p.h.Write(b[:n])
-	}
 	p.pos += int64(n)
 	return n, err
 }
