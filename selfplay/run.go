@@ -168,6 +168,14 @@ func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 		if done, err := published(ShardPath(opt.Out, i), meta); err != nil {
 			return nil, err
 		} else if done {
+			// A writer killed between publishing the shard and releasing its
+			// claim left the claim behind: clear it when its owner is gone (a
+			// live owner is about to release it itself).
+			if _, err := os.Stat(data.ClaimPath(ShardPath(opt.Out, i))); err == nil {
+				if claim, err := data.TakeClaim(ShardPath(opt.Out, i), data.ClaimOptions{TakeOver: opt.TakeOver}); err == nil {
+					claim.Release()
+				}
+			}
 			sum.ShardsSkipped++
 			continue
 		}
@@ -196,7 +204,8 @@ func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 			continue
 		}
 		// A run killed before left temporary files of this shard: drop them.
-		for _, p := range []string{path + ".tmp", data.SumPath(path) + ".tmp", GamesPath(opt.Out, i) + ".tmp"} {
+		stale, _ := filepath.Glob(data.ClaimPath(path) + ".*.tmp") // half-written claims of killed writers
+		for _, p := range append([]string{path + ".tmp", data.SumPath(path) + ".tmp", GamesPath(opt.Out, i) + ".tmp"}, stale...) {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				claim.Release()
 				return sum, fmt.Errorf("selfplay: %w", err)

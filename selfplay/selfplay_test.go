@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,7 +69,7 @@ func files(t testing.TB, dir string) map[string][]byte {
 func sameFiles(t *testing.T, a, b map[string][]byte) {
 	t.Helper()
 	if len(a) != len(b) {
-		t.Fatalf("%d files against %d", len(a), len(b))
+		t.Fatalf("%d files against %d: %v against %v", len(a), len(b), slices.Sorted(maps.Keys(a)), slices.Sorted(maps.Keys(b)))
 	}
 	for name, x := range a {
 		y, ok := b[name]
