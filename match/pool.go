@@ -38,6 +38,10 @@ type PoolOptions struct {
 	// Progress, when set, is called after each finished game with the games
 	// done and to do.
 	Progress func(done, total int, last GameResult)
+	// Extend lets a resumed pool gain players: its earlier games are kept and
+	// only the pairings of the new players are played (see planPool). The
+	// earlier players must all still be there, with the same settings.
+	Extend bool
 }
 
 // PoolPlayer is one player of a pool with its totals.
@@ -76,11 +80,14 @@ type PoolResult struct {
 
 // poolMeta is what pool.json holds; a resumed pool must have the same.
 type poolMeta struct {
-	Kind         string      `json:"kind"`
-	Players      []string    `json:"players"`
-	Describe     []string    `json:"describe"`
-	Hashes       []string    `json:"hashes"`
-	Gauntlet     string      `json:"gauntlet,omitempty"`
+	Kind     string   `json:"kind"`
+	Players  []string `json:"players"`
+	Describe []string `json:"describe"`
+	Hashes   []string `json:"hashes"`
+	Gauntlet string   `json:"gauntlet,omitempty"`
+	// Pairings lists the pairings in their numbered order, A first (absent
+	// in pools written before it was added: see legacyOrder).
+	Pairings     [][2]string `json:"pairings"`
 	GamesPerPair int         `json:"games_per_pair"`
 	Seed         uint64      `json:"seed"`
 	MaxTurns     int         `json:"max_turns"`
@@ -102,17 +109,29 @@ func RunPool(ctx context.Context, players []Player, opt PoolOptions) (*PoolResul
 	}
 	games := opt.GamesPerPair + opt.GamesPerPair%2
 	all := append([]Player(nil), players...)
+	gauntlet := ""
 	if opt.Gauntlet != nil {
 		all = append(all, opt.Gauntlet)
+		gauntlet = opt.Gauntlet.Name()
 	}
 	names := map[string]bool{}
-	meta := poolMeta{Kind: "pool", GamesPerPair: games, Seed: opt.Seed, MaxTurns: maxTurnsOr(opt.MaxTurns), Setups: opt.Setups}
-	res := &PoolResult{}
 	for _, p := range all {
 		if names[p.Name()] {
 			return nil, fmt.Errorf("pool: two players are named %q: name them with name=", p.Name())
 		}
 		names[p.Name()] = true
+	}
+	prior, err := earlierPool(opt.Out, opt.Resume)
+	if err != nil {
+		return nil, err
+	}
+	all, pairs, err := planPool(prior, all, gauntlet, opt.Extend)
+	if err != nil {
+		return nil, err
+	}
+	meta := poolMeta{Kind: "pool", Gauntlet: gauntlet, GamesPerPair: games, Seed: opt.Seed, MaxTurns: maxTurnsOr(opt.MaxTurns), Setups: opt.Setups}
+	res := &PoolResult{}
+	for _, p := range all {
 		gen := -1
 		if g, ok := p.(Generationer); ok {
 			gen = g.Generation()
@@ -123,20 +142,10 @@ func RunPool(ctx context.Context, players []Player, opt PoolOptions) (*PoolResul
 		meta.Hashes = append(meta.Hashes, hashOf(p))
 	}
 	var pairings []pairing
-	if opt.Gauntlet != nil {
-		meta.Gauntlet = opt.Gauntlet.Name()
-		g := len(all) - 1
-		for i := range players {
-			pairings = append(pairings, pairing{a: g, b: i, games: games})
-		}
-	} else {
-		for i := range all {
-			for j := i + 1; j < len(all); j++ {
-				pairings = append(pairings, pairing{a: i, b: j, games: games})
-			}
-		}
-	}
-	for _, p := range pairings {
+	for _, ab := range pairs {
+		p := pairing{a: ab[0], b: ab[1], games: games}
+		pairings = append(pairings, p)
+		meta.Pairings = append(meta.Pairings, [2]string{all[p.a].Name(), all[p.b].Name()})
 		res.Pairings = append(res.Pairings, &PairingResult{A: all[p.a].Name(), B: all[p.b].Name(), i: p.a, j: p.b, units: map[int]*Unit{}})
 		res.Planned += p.games
 	}
@@ -151,6 +160,8 @@ func RunPool(ctx context.Context, players []Player, opt PoolOptions) (*PoolResul
 		pairings: pairings,
 		metaFile: "pool.json",
 		meta:     meta,
+		// planPool compared the players and the pairings.
+		metaChecked: []string{"players", "describe", "hashes", "pairings"},
 		done: func(g GameResult) bool {
 			res.add(g)
 			if resumed {

@@ -98,6 +98,9 @@ type runner struct {
 	pairings []pairing
 	meta     any // written to metaFile; must match on resume
 	metaFile string
+	// metaChecked names the keys of meta that the caller compared with the
+	// earlier run's itself; the resume check leaves them out.
+	metaChecked []string
 	// done is called by the collecting goroutine for every finished game,
 	// resumed ones first; it returns true to stop the run.
 	done func(GameResult) bool
@@ -371,7 +374,7 @@ func (r *runner) open() ([]GameResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("match: resume: %w", err)
 		}
-		if err := sameMeta(old, metaJSON); err != nil {
+		if err := sameMeta(old, metaJSON, r.metaChecked...); err != nil {
 			return nil, fmt.Errorf("match: resume %s: %w", r.Out, err)
 		}
 		finished, err = r.readResults(resultsPath)
@@ -419,8 +422,8 @@ func (r *runner) close() {
 }
 
 // sameMeta reports how a resumed run's settings differ from the saved ones;
-// the number of games may change.
-func sameMeta(old, cur []byte) error {
+// the number of games may change, and the keys skip are not compared.
+func sameMeta(old, cur []byte, skip ...string) error {
 	var a, b map[string]any
 	if err := json.Unmarshal(old, &a); err != nil {
 		return err
@@ -428,10 +431,10 @@ func sameMeta(old, cur []byte) error {
 	if err := json.Unmarshal(cur, &b); err != nil {
 		return err
 	}
-	delete(a, "games")
-	delete(b, "games")
-	delete(a, "games_per_pair")
-	delete(b, "games_per_pair")
+	for _, k := range append([]string{"games", "games_per_pair"}, skip...) {
+		delete(a, k)
+		delete(b, k)
+	}
 	for k, v := range b {
 		x, _ := json.Marshal(a[k])
 		y, _ := json.Marshal(v)
