@@ -359,12 +359,6 @@ func (r *runner) open() ([]GameResult, error) {
 	metaJSON = append(metaJSON, '\n')
 	st, statErr := os.Stat(resultsPath)
 	exists := statErr == nil && st.Size() > 0
-	if statErr == nil && !exists {
-		// No game finished before: start afresh, with a fresh games file.
-		if err := os.Remove(filepath.Join(r.Out, GamesFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("match: %w", err)
-		}
-	}
 	if exists && !r.Resume {
 		return nil, fmt.Errorf("match: %s holds results already: -resume continues them, or choose another output directory", r.Out)
 	}
@@ -381,11 +375,14 @@ func (r *runner) open() ([]GameResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := r.filterGames(finished); err != nil {
-			return nil, err
-		}
 	} else if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
 		return nil, fmt.Errorf("match: %w", statErr)
+	}
+	// The games file holds the records of the finished games and no other:
+	// with no results (a fresh run, or a results file deleted by hand) it
+	// starts afresh.
+	if err := r.filterGames(finished); err != nil {
+		return nil, err
 	}
 	if err := writeFileSync(metaPath, metaJSON); err != nil {
 		return nil, err
@@ -497,8 +494,9 @@ func (r *runner) readResults(path string) ([]GameResult, error) {
 }
 
 // filterGames rewrites the games file with the records of the finished games
-// only, once each: a record written just before a crash, whose result line
-// was not, is dropped (the game is played again).
+// only, once each, in its order: a record written just before a crash, whose
+// result line was not, is dropped (the game is played again), and so are the
+// records of results deleted by hand, with a warning.
 func (r *runner) filterGames(finished []GameResult) error {
 	path := filepath.Join(r.Out, GamesFile)
 	data, err := os.ReadFile(path)
@@ -519,22 +517,30 @@ func (r *runner) filterGames(finished []GameResult) error {
 	var buf bytes.Buffer
 	buf.WriteString(lines[0])
 	kept := map[string]bool{}
+	dropped := 0
 	for _, l := range lines[1:] {
 		if !strings.HasSuffix(l, "\n") {
 			continue // cut short
 		}
 		recs, err := engine.ReadArchive(strings.NewReader(lines[0]+l), path)
 		if err != nil || len(recs) != 1 {
+			dropped++
 			continue
 		}
 		id := recs[0].ID
 		if ids[id] && !kept[id] {
 			kept[id] = true
 			buf.WriteString(l)
+		} else {
+			dropped++
 		}
 	}
 	if buf.Len() == len(data) {
 		return nil
+	}
+	if dropped > 1 {
+		// One is what a crash between a record and its result leaves.
+		r.log().Warn("dropping game records without a result", "file", path, "records", dropped, "kept", len(kept))
 	}
 	return writeFileSync(path, buf.Bytes())
 }
