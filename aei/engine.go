@@ -732,16 +732,20 @@ func (s *session) runSearch(ctx context.Context, r *running, j job) {
 	}
 	elapsed := time.Since(start)
 	s.e.log.Info("aei: search", "move", res.Move, "value", res.Value, "simulations", res.Simulations,
-		"nodes", res.Nodes, "seconds", elapsed.Seconds())
-	s.out.send(
+		"nodes", res.Nodes, "tree_full", res.TreeFull, "seconds", elapsed.Seconds())
+	msgs := []string{
 		fmt.Sprintf("info depth %d", res.Depth),
 		fmt.Sprintf("info nodes %d", res.Simulations),
 		fmt.Sprintf("info score %d", int(math.Round(float64(res.Value)*100))),
-		"info pv "+formatPV(j.pos.Side, res.PV),
+		"info pv " + formatPV(j.pos.Side, res.PV),
 		fmt.Sprintf("info time %.3f", elapsed.Seconds()),
 		fmt.Sprintf("log Debug: value %+.3f, %d simulations, %d root visits, tree %d nodes", res.Value, res.Simulations, res.Visits, res.Nodes),
-		"bestmove "+res.Move,
-	)
+	}
+	if res.TreeFull {
+		s.e.log.Warn("aei: the tree is full, which ended the search early; raise the hash option", "nodes", res.Nodes, "simulations", res.Simulations)
+		msgs = append(msgs, fmt.Sprintf("log Warning: the tree is full (%d nodes), which ended the search early after %d simulations; raise the hash option", res.Nodes, res.Simulations))
+	}
+	s.out.send(append(msgs, "bestmove "+res.Move)...)
 }
 
 // answers reports whether a search whose context is ctx answers its move:

@@ -2,9 +2,11 @@ package aei
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -522,5 +524,24 @@ func TestHashOption(t *testing.T) {
 		if s.maxNodes != c.nodes {
 			t.Errorf("hash %s: %d nodes, want %d", c.value, s.maxNodes, c.nodes)
 		}
+	}
+}
+
+// TestEngineFullTree: a search that fills its tree says so in a log Warning
+// before its bestmove, and in the engine's log.
+func TestEngineFullTree(t *testing.T) {
+	var log bytes.Buffer
+	w := startWire(t, Config{Search: mcts.Config{Visits: 20000, MaxNodes: 1},
+		Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	w.send("aei")
+	w.until("aeiok")
+	w.send("setposition "+opening, "go")
+	got := w.until("bestmove")
+	if countPrefix(got, "log Warning: the tree is full") != 1 {
+		t.Errorf("no warning of the full tree in %q", got)
+	}
+	// The engine logs before it sends bestmove, which the pipe orders.
+	if !strings.Contains(log.String(), "the tree is full") {
+		t.Errorf("engine log %q: no warning of the full tree", log.String())
 	}
 }

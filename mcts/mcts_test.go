@@ -372,7 +372,8 @@ func mustPosition(t testing.TB, s string) engine.Position {
 }
 
 // TestSmallTreesEnd checks that a tiny tree ends its search (it once probed a
-// full slot table forever) and still gives a legal move.
+// full slot table forever), says so (TreeFull) and still gives a legal move;
+// a search whose budget fits in its tree does not say so.
 func TestSmallTreesEnd(t *testing.T) {
 	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
 	for _, maxNodes := range []int{1, 2, 8, 100} {
@@ -387,5 +388,19 @@ func TestSmallTreesEnd(t *testing.T) {
 		if res.Move == "" || res.Simulations == 0 {
 			t.Fatalf("max_nodes %d: move %q after %d simulations", maxNodes, res.Move, res.Simulations)
 		}
+		if !res.TreeFull || res.Simulations >= 20000 {
+			t.Errorf("max_nodes %d: TreeFull %v after %d of 20000 simulations, want a full tree ending the search", maxNodes, res.TreeFull, res.Simulations)
+		}
+	}
+	s, err := New(Config{Visits: 500, Seed: 1}, materialEval{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TreeFull {
+		t.Errorf("a search of %d simulations in the default tree says the tree is full", res.Simulations)
 	}
 }

@@ -39,8 +39,12 @@ type Result struct {
 	// Top lists the most visited complete moves, most visited first.
 	Top []MoveVisits
 	// Proven is set when the move wins by force this turn (a goal).
-	Proven  bool
-	Elapsed time.Duration
+	Proven bool
+	// TreeFull is set when the tree filled up (Config.MaxNodes nodes, or as
+	// many edges as they hold) and ended the search before its budget of
+	// visits or time was spent.
+	TreeFull bool
+	Elapsed  time.Duration
 }
 
 type moveCand struct {
@@ -149,6 +153,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		Simulations: sr.done.Load(),
 		Nodes:       sr.t.size(),
 		Depth:       int(sr.maxDepth.Load()),
+		TreeFull:    sr.full.Load(),
 		Elapsed:     time.Since(start),
 	}
 	if p := root.proven.Load(); p != 0 {

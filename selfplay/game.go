@@ -26,6 +26,8 @@ type played struct {
 	rows    []data.Row
 	record  engine.Record
 	outcome engine.Outcome // Reason MaxTurns when adjudicated
+	// fullTrees counts the searches that the tree filling up ended early.
+	fullTrees int
 }
 
 // gameID makes a game id unique across the shards and games of a run: 24 bits
@@ -80,6 +82,9 @@ func playGame(ctx context.Context, c *Config, ev mcts.Evaluator, seed uint64, sh
 				return nil, ctx.Err()
 			}
 			return nil, fmt.Errorf("game %d turn %s: %w", id, g.Label(), err)
+		}
+		if res.TreeFull {
+			p.fullTrees++
 		}
 		move := res.Sample(rng, c.temperature(len(p.rows)))
 		row := data.Row{

@@ -65,7 +65,10 @@ type Summary struct {
 	SilverWins    int            `json:"silver_wins"`
 	Unfinished    int            `json:"unfinished"`
 	Terminations  map[string]int `json:"terminations"`
-	Elapsed       time.Duration  `json:"elapsed"`
+	// TreeFull counts the searches that ended before their budget because
+	// the tree was full (search.max_nodes too small for the visits).
+	TreeFull int           `json:"tree_full_searches"`
+	Elapsed  time.Duration `json:"elapsed"`
 }
 
 // MeanLength returns the mean game length in turns.
@@ -232,6 +235,9 @@ func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 		log.Info("shard written", "shard", i, "games", hi-lo, "path", path)
 	}
 	sum.Elapsed = time.Since(start)
+	if sum.TreeFull > 0 {
+		log.Warn("searches ended early: the tree was full; raise search.max_nodes", "searches", sum.TreeFull, "rows", sum.Rows, "max_nodes", c.Search.MaxNodes)
+	}
 	return sum, nil
 }
 
@@ -319,6 +325,7 @@ func configDiff(a, b string) (key string, va, vb string) {
 func (s *Summary) add(p *played) {
 	s.Games++
 	s.Rows += int64(len(p.rows))
+	s.TreeFull += p.fullTrees
 	s.Terminations[p.outcome.Reason.String()]++
 	switch {
 	case p.outcome.Reason == engine.MaxTurns:

@@ -453,3 +453,33 @@ func BenchmarkSelfPlay(b *testing.B) {
 	}
 	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
 }
+
+// TestFullTreeCounted: searches ended early by a full tree are counted in
+// the summary and logged as a warning naming max_nodes.
+func TestFullTreeCounted(t *testing.T) {
+	c := testConfig(t)
+	c.Games, c.GamesPerShard, c.MaxTurns = 1, 1, 2
+	c.FullShare = 1
+	c.Search.Visits = 20000
+	c.Search.MaxNodes = 1 // one chunk of the node arena: 16,384 nodes
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	s, err := Run(context.Background(), c, Options{Out: t.TempDir(), Seed: 7, Shard: -1, Workers: 1, Weights: w,
+		Log: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.TreeFull == 0 || int64(s.TreeFull) > s.Rows {
+		t.Errorf("%d searches ended by a full tree in %d rows, want 1 to %d", s.TreeFull, s.Rows, s.Rows)
+	}
+	if !strings.Contains(log.String(), "tree was full") || !strings.Contains(log.String(), "max_nodes=1") {
+		t.Errorf("no warning of the full tree: %q", log.String())
+	}
+	c.Search.MaxNodes, c.Search.Visits = 1<<14, 40
+	if s := run(t, c, t.TempDir(), -1, 1); s.TreeFull != 0 {
+		t.Errorf("%d searches of 40 visits in a tree of 16,384 nodes ended full", s.TreeFull)
+	}
+}

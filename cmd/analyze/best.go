@@ -56,6 +56,8 @@ func bestVerb(fs *flag.FlagSet) func(env, []string) error {
 				return usageError("-json does not go with -engine")
 			case isSet(fs, "seed"):
 				return usageError("-seed does not go with -engine")
+			case isSet(fs, "max-nodes"):
+				return usageError("-max-nodes does not go with -engine (its hash option sizes its tree: -option hash=MB)")
 			}
 			return bestEngine(e, *engineCmd, pos, fs, sf, engineOpts)
 		}
@@ -97,7 +99,11 @@ func printBest(w io.Writer, pos engine.Position, wdesc string, res *mcts.Result)
 	}
 	fmt.Fprintf(&b, "visits       %d\n", res.Visits)
 	fmt.Fprintf(&b, "simulations  %d\n", res.Simulations)
-	fmt.Fprintf(&b, "nodes        %d\n", res.Nodes)
+	if res.TreeFull {
+		fmt.Fprintf(&b, "nodes        %d: the tree is full, which ended the search early (raise -max-nodes)\n", res.Nodes)
+	} else {
+		fmt.Fprintf(&b, "nodes        %d\n", res.Nodes)
+	}
 	fmt.Fprintf(&b, "depth        %d steps\n", res.Depth)
 	fmt.Fprintf(&b, "time         %.3f s (%s simulations/s)\n", res.Elapsed.Seconds(), rate(int(res.Simulations), res.Elapsed))
 	// The position carries no turn number: the variation counts from 1.
@@ -140,6 +146,7 @@ type bestJSON struct {
 	PV          []string          `json:"pv"`
 	Top         []mcts.MoveVisits `json:"top"`
 	Proven      bool              `json:"proven"`
+	TreeFull    bool              `json:"tree_full"`
 	Seconds     float64           `json:"seconds"`
 }
 
@@ -162,6 +169,7 @@ func printBestJSON(w io.Writer, pos engine.Position, wdesc string, res *mcts.Res
 		PV:          res.PV,
 		Top:         res.Top,
 		Proven:      res.Proven,
+		TreeFull:    res.TreeFull,
 		Seconds:     res.Elapsed.Seconds(),
 	}
 	enc := json.NewEncoder(w)

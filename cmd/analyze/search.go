@@ -20,12 +20,13 @@ type searchFlags struct {
 	visits    *int
 	time      *time.Duration // nil when the verb has no -time
 	threads   *int
+	maxNodes  *int
 	seed      *uint64 // nil when the verb has no -seed
 	weights   *string
 }
 
-// defineSearchFlags defines -visits (default visits), -threads and -weights on
-// fs, and -time and -seed when withTime is set; then -visits has no default of
+// defineSearchFlags defines -visits (default visits), -threads, -max-nodes and
+// -weights on fs, and -time and -seed when withTime is set; then -visits has no default of
 // its own, as -time alone means no limit on simulations.
 func defineSearchFlags(fs *flag.FlagSet, visits int, withTime bool) *searchFlags {
 	sf := &searchFlags{defVisits: visits}
@@ -41,6 +42,7 @@ func defineSearchFlags(fs *flag.FlagSet, visits int, withTime bool) *searchFlags
 		sf.seed = fs.Uint64("seed", 0, "`S` seeds the search's random choices")
 	}
 	sf.threads = fs.Int("threads", 1, "search threads `T` on the one tree")
+	sf.maxNodes = fs.Int("max-nodes", 0, "cap the tree at `N` nodes (default 1048576, some 200 MB); a full tree ends the search early")
 	sf.weights = fs.String("weights", "", "evaluation weights `FILE` (default: the embedded generation-0 weights)")
 	return sf
 }
@@ -54,11 +56,14 @@ func (sf *searchFlags) config(fs *flag.FlagSet) (mcts.Config, error) {
 		return cfg, usageError("-visits must be at least 1")
 	case *sf.threads < 1:
 		return cfg, usageError("-threads must be at least 1")
+	case isSet(fs, "max-nodes") && *sf.maxNodes < 1:
+		return cfg, usageError("-max-nodes must be at least 1")
 	case sf.time != nil && *sf.time < 0:
 		return cfg, usageError("-time must not be negative")
 	}
 	cfg.Visits = *sf.visits
 	cfg.Threads = *sf.threads
+	cfg.MaxNodes = *sf.maxNodes
 	if sf.time != nil {
 		cfg.Time = *sf.time
 	}

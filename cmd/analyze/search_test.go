@@ -130,6 +130,19 @@ func TestBest(t *testing.T) {
 				t.Errorf("the variation is not labelled from 1s:\n%s", out)
 			}
 		}},
+		{name: "full tree", args: []string{"-position", standard3353, "-max-nodes", "1"}, check: func(t *testing.T, pos, out string) {
+			if n := field(t, out, "nodes"); !strings.HasSuffix(n, ": the tree is full, which ended the search early (raise -max-nodes)") {
+				t.Errorf("nodes %q: the full tree not said", n)
+			}
+			if s := field(t, out, "simulations"); s == "0" || s == strconv.Itoa(bestVisits) {
+				t.Errorf("simulations %s: the full tree did not end the search early", s)
+			}
+		}},
+		{name: "tree not full", args: []string{"-position", standard3353, "-visits", "50", "-max-nodes", "20000"}, check: func(t *testing.T, pos, out string) {
+			if n := field(t, out, "nodes"); strings.Contains(n, "full") {
+				t.Errorf("nodes %q after 50 simulations", n)
+			}
+		}},
 		{name: "bad position", args: []string{"-position", "g [rrr]"}, wantCode: 1, wantErr: "analyze best: -position: "},
 		{name: "bad side", args: []string{"-position", "x [" + strings.Repeat(" ", 64) + "]"}, wantCode: 1, wantErr: "analyze best: -position: "},
 		{name: "game over", args: []string{"-position", over}, wantCode: 1, wantErr: "analyze best: -position: the game is over: Gold wins by goal"},
@@ -138,6 +151,7 @@ func TestBest(t *testing.T) {
 		{name: "no position", args: nil, wantCode: 2, wantErr: "-position is required"},
 		{name: "zero visits", args: []string{"-position", standard3353, "-visits", "0"}, wantCode: 2, wantErr: "-visits must be at least 1"},
 		{name: "zero threads", args: []string{"-position", standard3353, "-threads", "0"}, wantCode: 2, wantErr: "-threads must be at least 1"},
+		{name: "zero max nodes", args: []string{"-position", standard3353, "-max-nodes", "0"}, wantCode: 2, wantErr: "-max-nodes must be at least 1"},
 		{name: "negative time", args: []string{"-position", standard3353, "-time", "-1s"}, wantCode: 2, wantErr: "-time must not be negative"},
 		{name: "argument", args: []string{"-position", standard3353, "extra"}, wantCode: 2, wantErr: "usage: analyze best"},
 		{name: "help", args: []string{"-h"}, wantErr: "-json"},
@@ -224,6 +238,13 @@ func TestBestJSON(t *testing.T) {
 	res = bestJSON{}
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || !res.Proven || res.Value != 1 {
 		t.Errorf("goal: %v, %+v", err, res)
+	}
+
+	// A full tree is said.
+	r = runCmd(t, "", "best", "-json", "-max-nodes", "1", "-position", standard3353)
+	res = bestJSON{}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || !res.TreeFull || res.Simulations >= bestVisits {
+		t.Errorf("full tree: %v, tree_full %v after %d simulations", err, res.TreeFull, res.Simulations)
 	}
 }
 

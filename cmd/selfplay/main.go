@@ -148,6 +148,9 @@ func printSummary(w io.Writer, s *selfplay.Summary) {
 	fmt.Fprintf(w, "shards written %d, skipped (already done) %d\n", s.Shards, s.ShardsSkipped)
 	fmt.Fprintf(w, "games %d, rows %d, mean length %.1f turns\n", s.Games, s.Rows, s.MeanLength())
 	fmt.Fprintf(w, "gold wins %d, silver wins %d, unfinished %d\n", s.GoldWins, s.SilverWins, s.Unfinished)
+	if s.TreeFull > 0 {
+		fmt.Fprintf(w, "searches ended early by a full tree %d (raise search.max_nodes)\n", s.TreeFull)
+	}
 	keys := make([]string, 0, len(s.Terminations))
 	for k := range s.Terminations {
 		keys = append(keys, k)
