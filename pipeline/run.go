@@ -65,10 +65,30 @@ type Options struct {
 	Progress io.Writer
 	// Log receives warnings (nil: slog's default logger).
 	Log *slog.Logger
+	// Claim is the caller's claim on the run directory (see ClaimRun), which
+	// the caller releases. When nil, Run claims the directory itself
+	// (TakeOver as in ClaimRun) and releases it when it returns.
+	Claim *data.Claim
+	// TakeOver takes over the run's claim and its shards' claims whatever
+	// their owner (for a pipeline on another host known to be gone).
+	TakeOver bool
 }
 
 // Run runs (or continues) the generation loop of c and writes the report.
+// It holds the claim of the run directory (ClaimFile) from start to end: a
+// second pipeline on the directory is refused with a *ClaimError naming the
+// first, and the claim of a pipeline killed on this host is taken over.
 func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
+	// One pipeline at a time runs a directory, through every stage.
+	if opt.Claim == nil {
+		claim, err := ClaimRun(c.Out, opt.TakeOver)
+		if err != nil {
+			return nil, err
+		}
+		defer claim.Release()
+	} else if err := holdsRun(opt.Claim, c.Out); err != nil {
+		return nil, err
+	}
 	log := opt.Log
 	if log == nil {
 		log = slog.Default()
@@ -105,7 +125,7 @@ func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
 		stage(g-1, "self-play", done)
 		if !done {
 			if _, err := selfplay.Run(ctx, sp, selfplay.Options{
-				Out: spDir, Seed: c.Seed*1_000_003 + uint64(g-1), Shard: -1, Weights: bestW, Log: log,
+				Out: spDir, Seed: c.Seed*1_000_003 + uint64(g-1), Shard: -1, Weights: bestW, Log: log, TakeOver: opt.TakeOver,
 				Progress: progressFunc(opt.Progress, fmt.Sprintf("gen %d self-play", g-1)),
 			}); err != nil {
 				return nil, fmt.Errorf("generation %d self-play: %w", g-1, err)

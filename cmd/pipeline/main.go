@@ -7,7 +7,9 @@
 // of real archive games; all data embedded). The settings come from an embedded
 // preset (quick by default, which finishes in a few minutes on 2 cores) or a
 // YAML file. A run interrupted at any stage continues where it stopped when
-// the same command is run again.
+// the same command is run again. One pipeline at a time runs a directory: it
+// holds the claim file pipeline.claim there, and a second one is refused with
+// the first one's host, pid and start time (-takeover takes the claim over).
 //
 // Usage:
 //
@@ -26,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/pipeline"
 )
 
@@ -44,6 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	configPath := fs.String("config", "", "YAML settings overriding the quick preset")
 	out := fs.String("out", "", "run directory (default: the preset's, runs/quick for quick)")
 	verifyOnly := fs.Bool("verify-only", false, "check the engine and stop")
+	takeOver := fs.Bool("takeover", false, "take over the run directory's claim, and its shards', whatever the owner\n(for a pipeline on another host known to be gone; one killed on this host is taken over without it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: pipeline [-preset quick|standard|large] [-config FILE] [-out DIR]")
 		fmt.Fprintln(stderr, "\nChecks the engine, then runs the generation loop (self-play, training, gate,")
@@ -75,6 +79,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *out != "" {
 		cfg.Out = *out
 	}
+	// One pipeline at a time runs a directory: refuse a second one at once.
+	var claim *data.Claim
+	if !*verifyOnly {
+		if claim, err = pipeline.ClaimRun(cfg.Out, *takeOver); err != nil {
+			return fail(err)
+		}
+		defer claim.Release()
+	}
 	start := time.Now()
 	fmt.Fprintln(stdout, "engine verification")
 	v, err := embeddedVerification()
@@ -90,7 +102,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "\ngeneration loop: %d generations in %s\n", cfg.Generations, cfg.Out)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	rep, err := pipeline.Run(ctx, cfg, pipeline.Options{
-		Log: log,
+		Claim:    claim,
+		TakeOver: *takeOver,
+		Log:      log,
 		Stages: func(s pipeline.Stage) {
 			note := ""
 			if s.Skipped {

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/pipeline"
 )
 
 func TestPipeline(t *testing.T) {
@@ -99,5 +102,22 @@ func TestParseCounts(t *testing.T) {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
 		}
+	}
+}
+
+// TestPipelineClaimed: a pipeline on a directory that another runs is
+// refused at once, before the engine verification, naming the other.
+func TestPipelineClaimed(t *testing.T) {
+	dir := t.TempDir()
+	claim, err := pipeline.ClaimRun(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer claim.Release()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"-out", dir}, &out, &errOut)
+	want := fmt.Sprintf("pipeline: %s: another pipeline runs this directory: pid %d on host ", dir, os.Getpid())
+	if code != 1 || !strings.HasPrefix(errOut.String(), want) || strings.Count(errOut.String(), "\n") != 1 || out.Len() != 0 {
+		t.Errorf("exit status %d, stdout %q, stderr %q; want 1, nothing and one line starting %q", code, out.String(), errOut.String(), want)
 	}
 }
