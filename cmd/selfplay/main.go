@@ -26,6 +26,7 @@ import (
 	"os/signal"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/arimaalab/arimaalab/configs"
@@ -70,7 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return 2
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "selfplay: %v\n", err)
+		// The selfplay package names itself already.
+		fmt.Fprintf(stderr, "selfplay: %s\n", strings.TrimPrefix(err.Error(), "selfplay: "))
 		return 1
 	}
 	set := map[string]bool{}
@@ -131,7 +133,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		},
 	})
 	bar.Finish()
-	if sum != nil {
+	if sum != nil && (err == nil || sum.Shards > 0 || sum.Games > 0) {
 		printSummary(stdout, sum)
 	}
 	if err != nil {

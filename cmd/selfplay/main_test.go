@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arimaalab/arimaalab/data"
 )
 
 const smallConfig = `games_per_shard: 2
@@ -129,5 +132,22 @@ func TestRunErrors(t *testing.T) {
 				t.Fatalf("error is not short: %q", errOut.String())
 			}
 		})
+	}
+}
+
+// TestClaimedShard: a shard that another writer holds is refused with one
+// line naming the shard and its owner, and no summary of nothing played.
+func TestClaimedShard(t *testing.T) {
+	dir := t.TempDir()
+	claim, err := data.TakeClaim(filepath.Join(dir, "shard-00000.arrow"), data.ClaimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer claim.Release()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"-out", dir, "-config", writeConfig(t), "-games", "2"}, &out, &errOut, func(string) string { return "" })
+	want := fmt.Sprintf("selfplay: %s: being written by pid %d on host ", filepath.Join(dir, "shard-00000.arrow"), os.Getpid())
+	if code != 1 || !strings.HasPrefix(errOut.String(), want) || strings.Count(errOut.String(), "\n") != 1 || out.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and one line starting %q", code, out.String(), errOut.String(), want)
 	}
 }
