@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -451,6 +452,10 @@ func TestBadFiles(t *testing.T) {
 		{"data.json", []byte(`{"rows": [1, 2, 3]}`), "not an Arrow IPC file"},
 		{"empty.arrow", nil, "empty file"},
 		{"magic.arrow", []byte("ARROW1\x00\x00"), "not an Arrow IPC file (truncated?)"},
+		// Metadata strings damaged in place: a control character in one, and
+		// JSON that is no longer JSON.
+		{"newline.arrow", bytes.Replace(whole, []byte("engine-test"), []byte("engine\ntest"), -1), "metadata arimaalab.engine_version = \"engine\\ntest\": not printable"},
+		{"json.arrow", bytes.Replace(whole, []byte(`"cpuct"`), []byte(`"cpuct}`), -1), "not valid JSON"},
 	}
 	for _, f := range files {
 		t.Run(f.name, func(t *testing.T) {
@@ -565,6 +570,7 @@ func TestWriterErrors(t *testing.T) {
 		{"comma", bad(func(m *Meta) { m.FeatureNames = []string{"a,b"} }), WriterOptions{}, "comma"},
 		{"no version", bad(func(m *Meta) { m.FeatureVersion = "" }), WriterOptions{}, "no feature version"},
 		{"search json", bad(func(m *Meta) { m.Search = "{visits: 8" }), WriterOptions{}, "not valid JSON"},
+		{"control character", bad(func(m *Meta) { m.EngineVersion = "v1\x00" }), WriterOptions{}, "not printable"},
 		{"reserved key", bad(func(m *Meta) { m.Extra = map[string]string{KeyShard: "9"} }), WriterOptions{}, "reserved"},
 	}
 	for _, c := range creates {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v15/arrow"
 )
@@ -24,15 +26,17 @@ type Meta struct {
 	// played with.
 	WeightsGeneration int
 	WeightsHash       string
-	// Search is the search settings as JSON (empty, or valid JSON).
+	// Search is the search settings as JSON (empty, or valid JSON). It and
+	// the other strings are printable text: no control characters.
 	Search string
 	// EngineVersion is the version of the engine that played.
 	EngineVersion string
 	// RunSeed is the run's seed and Shard the shard's number in the run.
 	RunSeed uint64
 	Shard   int
-	// Extra holds further metadata keys; they must not be the package's own
-	// (the Key constants). Reading fills it with every key that is not.
+	// Extra holds further metadata keys and values, printable text; the keys
+	// must not be the package's own (the Key constants). Reading fills it with
+	// every key that is not.
 	Extra map[string]string
 }
 
@@ -53,6 +57,14 @@ func (m *Meta) metadata() (arrow.Metadata, error) {
 	if m.Search != "" && !json.Valid([]byte(m.Search)) {
 		return arrow.Metadata{}, fmt.Errorf("search settings are not valid JSON: %.40q", m.Search)
 	}
+	for _, v := range []struct{ what, val string }{
+		{"feature names", strings.Join(m.FeatureNames, ",")}, {"feature version", m.FeatureVersion},
+		{"weights hash", m.WeightsHash}, {"search settings", m.Search}, {"engine version", m.EngineVersion},
+	} {
+		if !printable(v.val) {
+			return arrow.Metadata{}, fmt.Errorf("%s %.40q: not printable text (control characters or bad UTF-8)", v.what, v.val)
+		}
+	}
 	keys := []string{KeyFeatureNames, KeyFeatureVersion, KeyWeightsGeneration, KeyWeightsHash,
 		KeySearch, KeyEngineVersion, KeyRunSeed, KeyShard, KeyFormat}
 	vals := []string{strings.Join(m.FeatureNames, ","), m.FeatureVersion, strconv.Itoa(m.WeightsGeneration), m.WeightsHash,
@@ -62,6 +74,9 @@ func (m *Meta) metadata() (arrow.Metadata, error) {
 		if reservedKey(k) {
 			return arrow.Metadata{}, fmt.Errorf("extra metadata key %q is reserved", k)
 		}
+		if !printable(k) || !printable(m.Extra[k]) {
+			return arrow.Metadata{}, fmt.Errorf("extra metadata %.40q = %.40q: not printable text (control characters or bad UTF-8)", k, m.Extra[k])
+		}
 		extra = append(extra, k)
 	}
 	slices.Sort(extra)
@@ -70,6 +85,14 @@ func (m *Meta) metadata() (arrow.Metadata, error) {
 		vals = append(vals, m.Extra[k])
 	}
 	return arrow.NewMetadata(keys, vals), nil
+}
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	return !strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // metaFrom reads a Meta from schema metadata.
@@ -125,7 +148,26 @@ func metaFrom(md arrow.Metadata) (Meta, error) {
 			return m, fmt.Errorf("metadata %s = %q is not an %s", n.key, s, n.kind)
 		}
 	}
+	// The strings are read from the file: printable, so that a message that
+	// quotes one stays one line, and the search settings JSON.
+	for _, v := range []struct{ key, val string }{
+		{KeyFeatureNames, names}, {KeyFeatureVersion, m.FeatureVersion}, {KeyWeightsHash, m.WeightsHash},
+		{KeySearch, m.Search}, {KeyEngineVersion, m.EngineVersion},
+	} {
+		if !printable(v.val) {
+			return m, fmt.Errorf("metadata %s = %.60q: not printable text", v.key, v.val)
+		}
+	}
+	if slices.Contains(m.FeatureNames, "") {
+		return m, fmt.Errorf("metadata %s = %.60q: an empty feature name", KeyFeatureNames, names)
+	}
+	if m.Search != "" && !json.Valid([]byte(m.Search)) {
+		return m, fmt.Errorf("metadata %s = %.60q: not valid JSON", KeySearch, m.Search)
+	}
 	for i, k := range md.Keys() {
+		if !printable(k) || !printable(md.Values()[i]) {
+			return m, fmt.Errorf("metadata %.40q = %.60q: not printable text", k, md.Values()[i])
+		}
 		if !reservedKey(k) {
 			if m.Extra == nil {
 				m.Extra = make(map[string]string)

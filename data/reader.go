@@ -267,7 +267,8 @@ func schemaDiff(a, b *arrow.Schema) string {
 	for i := range a.NumFields() {
 		fa, fb := a.Field(i), b.Field(i)
 		if fa.Name != fb.Name || !arrow.TypeEqual(fa.Type, fb.Type) {
-			return fmt.Sprintf("field %d is %q of type %s, want %q of type %s", i, fa.Name, fa.Type, fb.Name, fb.Type)
+			// Quoted: the names come from the file, maybe damaged.
+			return fmt.Sprintf("field %d is %q of type %.80q, want %q of type %q", i, fa.Name, fa.Type.String(), fb.Name, fb.Type.String())
 		}
 	}
 	return "the same fields"
