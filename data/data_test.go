@@ -671,3 +671,34 @@ func TestColumnsOfSlice(t *testing.T) {
 		s.Release()
 	}
 }
+
+// TestOpenManyFiles: files are checked in parallel, but read in the order
+// given, and of several bad files the first named is the one reported.
+func TestOpenManyFiles(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 9 {
+		paths = append(paths, writeShard(t, filepath.Join(dir, fmt.Sprintf("s%d.arrow", i)), testMeta(i), WriterOptions{BatchRows: 8}, testRows(10+i, uint64(i))))
+	}
+	r, err := Open(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Files(), paths) {
+		t.Errorf("files %v, want %v", r.Files(), paths)
+	}
+	for i := range paths {
+		if r.Meta(i).Shard != i || r.FileRows(i) != int64(10+i) {
+			t.Errorf("file %d: shard %d, %d rows", i, r.Meta(i).Shard, r.FileRows(i))
+		}
+	}
+	r.Close()
+	for _, k := range []int{2, 6} {
+		b, _ := os.ReadFile(paths[k])
+		b[len(b)/2] ^= 1
+		os.WriteFile(paths[k], b, 0o644)
+	}
+	if _, err := Open(paths...); err == nil || !strings.HasPrefix(err.Error(), paths[2]+": checksum mismatch") {
+		t.Errorf("error %v, want the checksum mismatch of %s", err, paths[2])
+	}
+}

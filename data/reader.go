@@ -93,18 +93,35 @@ func openWith(opt openOptions, paths ...string) (*Reader, error) {
 		return nil, err
 	}
 	r := &Reader{mem: &bufferPool{}}
-	for _, name := range names {
-		s, err := openShard(name, r.mem, opt)
+	// The files are mapped and checked (their checksums above all) on up to
+	// one goroutine per processor; the first error in the order of names is
+	// returned.
+	shards := make([]*shard, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, name := range names {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			shards[i], errs[i] = openShard(name, r.mem, opt)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			r.Close()
+			for _, s := range shards {
+				if s != nil {
+					s.close()
+				}
+			}
 			return nil, err
 		}
-		r.files = append(r.files, s)
-		if len(r.files) == 1 {
-			r.schema = s.fr.Schema()
-			continue
-		}
-		first := r.files[0]
+	}
+	r.files = shards
+	r.schema = shards[0].fr.Schema()
+	first := shards[0]
+	for _, s := range shards[1:] {
 		if s.meta.FeatureVersion != first.meta.FeatureVersion {
 			r.Close()
 			return nil, fmt.Errorf("%s: feature version %q, but %s has %q", s.path, s.meta.FeatureVersion, first.path, first.meta.FeatureVersion)
