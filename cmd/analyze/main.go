@@ -1,8 +1,9 @@
 // Command analyze inspects the engine's work and the search's: move counts and
 // move generation speed over position files, replays of game archives checked
 // against their recorded results, the best move of a position, a turn by turn
-// evaluation of a recorded game, and summaries and Parquet exports of
-// self-play datasets.
+// evaluation of a recorded game, summaries and Parquet exports of self-play
+// datasets, a board viewer that steps through games, and a game against the
+// bot in the terminal.
 //
 // Usage:
 //
@@ -14,6 +15,8 @@
 //	analyze data PATH...
 //	analyze export -parquet OUT [-compression snappy|zstd] PATH...
 //	analyze verify PATH...
+//	analyze show [-position 'g [64 squares]' | -moves LIST | [-game ID] PATH] [-turn LABEL] [-plain]
+//	analyze play [-color gold|silver] [-setup SETUP] [-bot-setup random|standard] [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-save FILE]
 //
 // Run "analyze VERB -h" for the flags of a verb.
 package main
@@ -41,6 +44,8 @@ func verbs() []verb {
 		{"data", "PATH...", "Summarize self-play shards (files, directories or globs): rows, games, results, terminations, game lengths, feature means.", dataVerb},
 		{"export", "-parquet OUT [-compression C] PATH...", "Write each shard as a Parquet file into OUT, keeping the gen=NNNN/ layout.", exportVerb},
 		{"verify", "PATH...", "Check datasets completely (checksums, schemas, values, boards, games, runs); exit 1 at the first problem, naming the file.", verifyVerb},
+		{"show", "[flags] [PATH]", "Draw a position, or step through a game of an archive, a shard, a move list or a run, move by move, with the search's values.", showVerb},
+		{"play", "[flags]", "Play the bot in the terminal: moves typed in standard notation, illegal ones explained, the board drawn after each move.", playVerb},
 	}
 }
 
