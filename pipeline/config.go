@@ -41,6 +41,12 @@ type Config struct {
 	Gate GateConfig `yaml:"gate"`
 	// Pool rates the best weights of every generation at the end.
 	Pool PoolConfig `yaml:"pool"`
+
+	// Scheduler runs the stages in this process ("local", the default) or as
+	// Slurm jobs ("slurm", see SlurmConfig and docs/scaling.md).
+	Scheduler string `yaml:"scheduler"`
+	// Slurm holds the settings of the Slurm scheduler.
+	Slurm SlurmConfig `yaml:"slurm"`
 }
 
 // TrainConfig holds the training settings of the loop.
@@ -120,7 +126,7 @@ func base() (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{SelfPlay: sp}, nil
+	return Config{SelfPlay: sp, Scheduler: SchedulerLocal, Slurm: defaultSlurm()}, nil
 }
 
 func decodeStrict(b []byte, name string, v any) error {
@@ -169,6 +175,9 @@ func (c *Config) validate(name string) error {
 	}
 	if err := c.SelfPlay.Validate(); err != nil {
 		return bad("selfplay.%v", err)
+	}
+	if err := c.validateScheduler(); err != nil {
+		return bad("%v", err)
 	}
 	if _, err := train.ParseTarget(c.Train.Target); err != nil {
 		return bad("train.target: %v", err)

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/selfplay"
@@ -78,6 +77,7 @@ type Options struct {
 // It holds the claim of the run directory (ClaimFile) from start to end: a
 // second pipeline on the directory is refused with a *ClaimError naming the
 // first, and the claim of a pipeline killed on this host is taken over.
+// With c.Scheduler "slurm" the stages run as Slurm jobs (see runSlurm).
 func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
 	// One pipeline at a time runs a directory, through every stage.
 	if opt.Claim == nil {
@@ -89,6 +89,9 @@ func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
 	} else if err := holdsRun(opt.Claim, c.Out); err != nil {
 		return nil, err
 	}
+	if c.Scheduler == SchedulerSlurm {
+		return runSlurm(ctx, c, opt)
+	}
 	log := opt.Log
 	if log == nil {
 		log = slog.Default()
@@ -98,97 +101,34 @@ func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
 			opt.Stages(Stage{g, name, skipped})
 		}
 	}
-	if err := os.MkdirAll(genDir(c.Out, 0), 0o755); err != nil {
+	if err := initRun(c); err != nil {
 		return nil, err
 	}
-	w0 := filepath.Join(genDir(c.Out, 0), "weights.json")
-	if !exists(w0) {
-		gen0, err := configs.Gen0()
-		if err != nil {
-			return nil, err
-		}
-		if err := gen0.Save(w0); err != nil {
-			return nil, err
-		}
-	}
-	best := 0
 	for g := 1; g <= c.Generations; g++ {
-		prev := filepath.Join(genDir(c.Out, g-1), "weights.json")
-		bestW, err := loadWeights(prev)
-		if err != nil {
-			return nil, err
-		}
 		// 1. Self-play of the best weights of generation g-1.
-		spDir := filepath.Join(genDir(c.Out, g-1), "selfplay")
-		sp := c.SelfPlay
-		done := selfPlayDone(sp, spDir)
-		stage(g-1, "self-play", done)
+		done := selfPlayDone(c.SelfPlay, filepath.Join(genDir(c.Out, g-1), "selfplay"))
+		stage(g-1, StageSelfPlay, done)
 		if !done {
-			if _, err := selfplay.Run(ctx, sp, selfplay.Options{
-				Out: spDir, Seed: c.Seed*1_000_003 + uint64(g-1), Shard: -1, Weights: bestW, Log: log, TakeOver: opt.TakeOver,
-				Progress: progressFunc(opt.Progress, fmt.Sprintf("gen %d self-play", g-1)),
-			}); err != nil {
+			if _, err := selfPlayStage(ctx, c, g-1, -1, 0, opt.TakeOver, log,
+				progressFunc(opt.Progress, fmt.Sprintf("gen %d self-play", g-1))); err != nil {
 				return nil, fmt.Errorf("generation %d self-play: %w", g-1, err)
 			}
 		}
 		// 2. A candidate trained on the window of recent generations.
-		if err := os.MkdirAll(genDir(c.Out, g), 0o755); err != nil {
-			return nil, err
+		stage(g, StageTrain, exists(filepath.Join(genDir(c.Out, g), "candidate.json")))
+		if err := trainStage(ctx, c, g, 0, opt.Progress); err != nil {
+			return nil, fmt.Errorf("generation %d training: %w", g, err)
 		}
-		cand := filepath.Join(genDir(c.Out, g), "candidate.json")
-		stage(g, "train", exists(cand))
-		if !exists(cand) {
-			if err := trainCandidate(ctx, c, g, bestW, cand, opt.Progress); err != nil {
-				return nil, fmt.Errorf("generation %d training: %w", g, err)
-			}
+		// 3. The gate: the candidate against the best so far, and promotion.
+		stage(g, StageGate, exists(filepath.Join(genDir(c.Out, g), "decision.json")))
+		if _, err := gateStage(ctx, c, g, 0, log); err != nil {
+			return nil, fmt.Errorf("generation %d gate: %w", g, err)
 		}
-		// 3. The gate: the candidate against the best so far.
-		decPath := filepath.Join(genDir(c.Out, g), "decision.json")
-		stage(g, "gate", exists(decPath))
-		var dec Decision
-		if exists(decPath) {
-			if err := readJSON(decPath, &dec); err != nil {
-				return nil, err
-			}
-		} else {
-			dec, err = gate(ctx, c, g, best, cand, prev, log)
-			if err != nil {
-				return nil, fmt.Errorf("generation %d gate: %w", g, err)
-			}
-			// 4. Promotion: the best weights of generation g, then the decision,
-			// written last: a gate is complete only when its decision is.
-			src := prev
-			if dec.Promoted {
-				src = cand
-			}
-			w, err := loadWeights(src)
-			if err != nil {
-				return nil, err
-			}
-			if err := w.Save(filepath.Join(genDir(c.Out, g), "weights.json")); err != nil {
-				return nil, err
-			}
-			if err := writeJSON(decPath, dec); err != nil {
-				return nil, err
-			}
-		}
-		best = dec.Best
 	}
-	// 5. A pool of the best weights of every generation, rated together.
-	stage(c.Generations, "pool", exists(filepath.Join(c.Out, "pool", "ratings.json")))
-	pool, err := ratePool(ctx, c, log, opt.Progress)
-	if err != nil {
-		return nil, fmt.Errorf("rating pool: %w", err)
-	}
-	stage(c.Generations, "report", false)
-	rep, err := buildReport(c, pool)
-	if err != nil {
-		return nil, err
-	}
-	if err := rep.write(c.Out, pool); err != nil {
-		return nil, err
-	}
-	return rep, nil
+	// 4. A pool of the best weights of every generation, rated together, and
+	// the report.
+	stage(c.Generations, StagePool, exists(filepath.Join(c.Out, "pool", "ratings.json")))
+	return poolStage(ctx, c, 0, log, opt.Progress)
 }
 
 // selfPlayDone reports whether every shard of a self-play stage is written.
@@ -204,7 +144,7 @@ func selfPlayDone(c selfplay.Config, dir string) bool {
 
 // trainCandidate fits the candidate of generation g on the self-play of
 // generations g-window to g-1, starting from the best weights.
-func trainCandidate(ctx context.Context, c Config, g int, init *weights.Weights, out string, progress io.Writer) error {
+func trainCandidate(ctx context.Context, c Config, g int, init *weights.Weights, out string, threads int, progress io.Writer) error {
 	target, err := train.ParseTarget(c.Train.Target)
 	if err != nil {
 		return err
@@ -218,6 +158,7 @@ func trainCandidate(ctx context.Context, c Config, g int, init *weights.Weights,
 	o.L2ToInit = c.Train.L2ToInit
 	o.Init = init
 	o.Progress = progress
+	o.Threads = threads
 	o.Notes = fmt.Sprintf("pipeline %s, generation %d", c.Out, g)
 	for k := max(0, g-c.Train.Window); k < g; k++ {
 		o.Data = append(o.Data, filepath.Join(genDir(c.Out, k), "selfplay"))
@@ -232,7 +173,7 @@ func trainCandidate(ctx context.Context, c Config, g int, init *weights.Weights,
 
 // gate plays the candidate of generation g against the best weights (of
 // generation best, in file prev) and decides on the promotion.
-func gate(ctx context.Context, c Config, g, best int, cand, prev string, log *slog.Logger) (Decision, error) {
+func gate(ctx context.Context, c Config, g, best int, cand, prev string, concurrency int, log *slog.Logger) (Decision, error) {
 	cw, err := loadWeights(cand)
 	if err != nil {
 		return Decision{}, err
@@ -252,7 +193,7 @@ func gate(ctx context.Context, c Config, g, best int, cand, prev string, log *sl
 	}
 	defer b.Close()
 	mo := match.Options{
-		Games: c.Gate.Games, Seed: c.Seed*7919 + uint64(g), MaxTurns: c.Gate.MaxTurns,
+		Games: c.Gate.Games, Concurrency: concurrency, Seed: c.Seed*7919 + uint64(g), MaxTurns: c.Gate.MaxTurns,
 		Setups: match.DefaultSetups(), Out: filepath.Join(genDir(c.Out, g), "gate"), Resume: true, Log: log,
 	}
 	if c.Gate.SPRT != "" {
@@ -293,7 +234,7 @@ func clampElo(x float64) float64 { return max(-maxElo, min(maxElo, x)) }
 
 // ratePool plays generation 0 and the candidate of every generation (promoted
 // or not) against each other and fits their ratings, generation 0 anchored at 0.
-func ratePool(ctx context.Context, c Config, log *slog.Logger, progress io.Writer) (*match.PoolResult, error) {
+func ratePool(ctx context.Context, c Config, concurrency int, log *slog.Logger, progress io.Writer) (*match.PoolResult, error) {
 	var players []match.Player
 	defer func() {
 		for _, p := range players {
@@ -316,7 +257,7 @@ func ratePool(ctx context.Context, c Config, log *slog.Logger, progress io.Write
 		players = append(players, p)
 	}
 	res, err := match.RunPool(ctx, players, match.PoolOptions{
-		GamesPerPair: c.Pool.GamesPerPair, Seed: c.Seed*104729 + 1, MaxTurns: c.Pool.MaxTurns,
+		GamesPerPair: c.Pool.GamesPerPair, Concurrency: concurrency, Seed: c.Seed*104729 + 1, MaxTurns: c.Pool.MaxTurns,
 		Setups: match.DefaultSetups(), Out: filepath.Join(c.Out, "pool"), Resume: true, Log: log,
 		Anchor: "gen0", Fit: match.FitOptions{Prior: 1},
 	})

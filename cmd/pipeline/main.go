@@ -13,7 +13,11 @@
 //
 // Usage:
 //
-//	pipeline [-preset quick|standard|large] [-config FILE] [-out DIR]
+//	pipeline [-preset quick|standard|large] [-config FILE] [-out DIR] [-scheduler local|slurm]
+//
+// With -scheduler slurm (or scheduler: slurm in the config) every stage runs
+// as a Slurm job, and this process submits them and watches the queue; the
+// jobs run `pipeline stage`, one stage of one generation (docs/scaling.md).
 package main
 
 import (
@@ -34,7 +38,12 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	var code int
+	if len(os.Args) > 1 && os.Args[1] == "stage" {
+		code = runStage(ctx, os.Args[2:], os.Stdout, os.Stderr, os.Getenv)
+	} else {
+		code = run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	}
 	stop()
 	os.Exit(code)
 }
@@ -47,9 +56,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	configPath := fs.String("config", "", "YAML settings overriding the quick preset")
 	out := fs.String("out", "", "run directory (default: the preset's, runs/quick for quick)")
 	verifyOnly := fs.Bool("verify-only", false, "check the engine and stop")
+	scheduler := fs.String("scheduler", "", "run the stages here (local, the default) or as Slurm jobs (slurm); overrides the config's scheduler")
 	takeOver := fs.Bool("takeover", false, "take over the run directory's claim, and its shards', whatever the owner\n(for a pipeline on another host known to be gone; one killed on this host is taken over without it)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pipeline [-preset quick|standard|large] [-config FILE] [-out DIR]")
+		fmt.Fprintln(stderr, "usage: pipeline [-preset quick|standard|large] [-config FILE] [-out DIR] [-scheduler local|slurm]")
 		fmt.Fprintln(stderr, "\nChecks the engine, then runs the generation loop (self-play, training, gate,")
 		fmt.Fprintln(stderr, "promotion), rates every generation and writes report.md, report.json and")
 		fmt.Fprintln(stderr, "report.png in the run directory. Rerun the same command to continue a run.")
@@ -79,6 +89,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *out != "" {
 		cfg.Out = *out
 	}
+	if *scheduler != "" {
+		if *scheduler != pipeline.SchedulerLocal && *scheduler != pipeline.SchedulerSlurm {
+			fmt.Fprintf(stderr, "pipeline: -scheduler %q: want local or slurm\n", *scheduler)
+			return 2
+		}
+		cfg.Scheduler = *scheduler
+	}
 	// One pipeline at a time runs a directory: refuse a second one at once.
 	var claim *data.Claim
 	if !*verifyOnly {
@@ -101,10 +118,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\ngeneration loop: %d generations in %s\n", cfg.Generations, cfg.Out)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	var bars io.Writer
+	if cfg.Scheduler == pipeline.SchedulerSlurm {
+		bars = stderr // the jobs' progress, read from the queue
+	}
 	rep, err := pipeline.Run(ctx, cfg, pipeline.Options{
 		Claim:    claim,
 		TakeOver: *takeOver,
 		Log:      log,
+		Progress: bars,
 		Stages: func(s pipeline.Stage) {
 			note := ""
 			if s.Skipped {
