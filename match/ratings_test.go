@@ -171,7 +171,7 @@ func TestChartPNG(t *testing.T) {
 	for g := range truth {
 		pool.Players = append(pool.Players, PoolPlayer{Name: "gen-" + string(rune('0'+g)), Generation: g})
 	}
-	pool.Players[3] = PoolPlayer{Name: "random", Generation: -1} // rated but not drawn
+	pool.Players[3] = PoolPlayer{Name: "random", Generation: -1} // drawn in a row of its own
 	b, err := pool.Chart(ChartWidth, ChartHeight)
 	if err != nil {
 		t.Fatal(err)
