@@ -54,7 +54,7 @@ const usage = `usage:
 
 PLAYER: random | gen0 | FILE.json | weights=FILE | aei=COMMAND, then ,KEY=VALUE items:
   search: visits=N time=D threads=T cpuct=X fpu=X priors=heuristic|uniform
-          max-nodes=N temp=T temp-turns=N
+          leaf=tactical|static scan=auto|on|off minimax=X max-nodes=N temp=T temp-turns=N
   aei:    time=D option.NAME=VALUE
   all:    name=NAME
 e.g. eval -a gen0,visits=200 -b random -games 10
@@ -191,7 +191,9 @@ func runMatch(ctx context.Context, specA, specB, each, sprt string, model match.
 	}
 	res, err := match.Run(ctx, a, b, opt)
 	bar.Finish()
-	if res != nil {
+	// The results, unless the match failed (an interrupted one shows what it
+	// played); a match that never started (an -out in use, say) shows none.
+	if res != nil && res.Stats.Games() > 0 && (err == nil || ctx.Err() != nil) {
 		if werr := res.WriteSummary(stdout); werr != nil && err == nil {
 			err = werr
 		}

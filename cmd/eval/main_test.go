@@ -32,9 +32,10 @@ func TestMatch(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	// The same command again needs -resume; with it nothing is replayed.
-	if code, _, errs := runEval(t, "-a", "gen0,visits=200", "-b", "random", "-games", "2", "-out", dir, "-sprt", "0,200,0.05,0.05"); code != 1 || !strings.Contains(errs, "-resume") {
-		t.Errorf("rerun without -resume: exit %d, %s", code, errs)
+	// The same command again needs -resume, and fails before any results
+	// block; with -resume nothing is replayed.
+	if code, out, errs := runEval(t, "-a", "gen0,visits=200", "-b", "random", "-games", "2", "-out", dir, "-sprt", "0,200,0.05,0.05"); code != 1 || !strings.Contains(errs, "-resume") || out != "" {
+		t.Errorf("rerun without -resume: exit %d, %s, stdout %q", code, errs, out)
 	}
 	code, out, errs = runEval(t, "-a", "gen0,visits=200", "-b", "random", "-games", "2", "-out", dir, "-sprt", "0,200,0.05,0.05", "-resume")
 	if code != 0 || !strings.Contains(out, "Resumed: 2 games") {
