@@ -83,6 +83,11 @@ type PoolConfig struct {
 	GamesPerPair int         `yaml:"games_per_pair"`
 	Search       mcts.Config `yaml:"search"`
 	MaxTurns     int         `yaml:"max_turns"`
+	// Anchors are external players rated with the generations, such as
+	// "aei=../shared/opponents/sharp aei,option.depth=4,option.ignoretc=true,name=sharp4"
+	// (match player specifications, see docs/eval.md). The first one is
+	// rated 0; without anchors generation 0 is.
+	Anchors []string `yaml:"anchors"`
 }
 
 // Presets lists the embedded presets by name.
@@ -181,6 +186,9 @@ func (c *Config) validate(name string) error {
 	}
 	if _, err := train.ParseTarget(c.Train.Target); err != nil {
 		return bad("train.target: %v", err)
+	}
+	if err := c.validateAnchors(); err != nil {
+		return bad("%v", err)
 	}
 	if c.Gate.SPRT != "" {
 		if _, err := match.ParseSPRT(c.Gate.SPRT, match.Logistic); err != nil {

@@ -88,7 +88,7 @@ func RunJob(ctx context.Context, c Config, j Job, out io.Writer, opt Options) er
 		}
 		fmt.Fprintf(out, "gen %d train: candidate written\n", j.Generation)
 	case StageGate:
-		d, err := gateStage(ctx, c, j.Generation, j.Workers, log)
+		d, err := gateStage(ctx, c, j.Generation, j.Workers, log, opt.Progress)
 		if err != nil {
 			return fmt.Errorf("generation %d gate: %w", j.Generation, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/match"
@@ -89,12 +90,26 @@ func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
 	} else if err := holdsRun(opt.Claim, c.Out); err != nil {
 		return nil, err
 	}
-	if c.Scheduler == SchedulerSlurm {
-		return runSlurm(ctx, c, opt)
-	}
 	log := opt.Log
 	if log == nil {
 		log = slog.Default()
+	}
+	// The run's log file, and its settings: refused when they would change
+	// what it has written, else saved as config.yaml.
+	log, closeLog, err := openRunLog(c, log)
+	if err != nil {
+		return nil, err
+	}
+	defer closeLog()
+	if c, err = settle(c, log); err != nil {
+		return nil, err
+	}
+	if c.Scheduler == SchedulerSlurm {
+		return runSlurm(ctx, c, opt)
+	}
+	log.Info("run started", "out", c.Out, "generations", c.Generations)
+	done := func(g int, name string, start time.Time) error {
+		return stageDone(ctx, c, opt.Progress, log, g, name, start)
 	}
 	stage := func(g int, name string, skipped bool) {
 		if opt.Stages != nil {
@@ -106,29 +121,61 @@ func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
 	}
 	for g := 1; g <= c.Generations; g++ {
 		// 1. Self-play of the best weights of generation g-1.
-		done := selfPlayDone(c.SelfPlay, filepath.Join(genDir(c.Out, g-1), "selfplay"))
-		stage(g-1, StageSelfPlay, done)
-		if !done {
-			if _, err := selfPlayStage(ctx, c, g-1, -1, 0, opt.TakeOver, log,
-				progressFunc(opt.Progress, fmt.Sprintf("gen %d self-play", g-1))); err != nil {
+		spDone := selfPlayDone(c.SelfPlay, filepath.Join(genDir(c.Out, g-1), "selfplay"))
+		stage(g-1, StageSelfPlay, spDone)
+		if !spDone {
+			start := time.Now()
+			progress, finish := selfPlayProgress(c, g-1, opt.Progress)
+			_, err := selfPlayStage(ctx, c, g-1, -1, 0, opt.TakeOver, log, progress)
+			finish()
+			if err != nil {
 				return nil, fmt.Errorf("generation %d self-play: %w", g-1, err)
+			}
+			if err := done(g-1, StageSelfPlay, start); err != nil {
+				return nil, err
 			}
 		}
 		// 2. A candidate trained on the window of recent generations.
-		stage(g, StageTrain, exists(filepath.Join(genDir(c.Out, g), "candidate.json")))
-		if err := trainStage(ctx, c, g, 0, opt.Progress); err != nil {
-			return nil, fmt.Errorf("generation %d training: %w", g, err)
+		trained := exists(filepath.Join(genDir(c.Out, g), "candidate.json"))
+		stage(g, StageTrain, trained)
+		if !trained {
+			start := time.Now()
+			if err := trainStage(ctx, c, g, 0, opt.Progress); err != nil {
+				return nil, fmt.Errorf("generation %d training: %w", g, err)
+			}
+			if err := done(g, StageTrain, start); err != nil {
+				return nil, err
+			}
 		}
 		// 3. The gate: the candidate against the best so far, and promotion.
-		stage(g, StageGate, exists(filepath.Join(genDir(c.Out, g), "decision.json")))
-		if _, err := gateStage(ctx, c, g, 0, log); err != nil {
+		gated := exists(filepath.Join(genDir(c.Out, g), "decision.json"))
+		stage(g, StageGate, gated)
+		start := time.Now()
+		if _, err := gateStage(ctx, c, g, 0, log, opt.Progress); err != nil {
 			return nil, fmt.Errorf("generation %d gate: %w", g, err)
 		}
+		if !gated {
+			if err := done(g, StageGate, start); err != nil {
+				return nil, err
+			}
+		}
 	}
-	// 4. A pool of the best weights of every generation, rated together, and
-	// the report.
-	stage(c.Generations, StagePool, exists(filepath.Join(c.Out, "pool", "ratings.json")))
-	return poolStage(ctx, c, 0, log, opt.Progress)
+	// 4. A pool of the best weights of every generation, rated together
+	// (with the external anchors), and the report.
+	rated := poolDone(c)
+	stage(c.Generations, StagePool, rated)
+	start := time.Now()
+	rep, err := poolStage(ctx, c, 0, log, opt.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if !rated {
+		if err := done(c.Generations, StagePool, start); err != nil {
+			return nil, err
+		}
+	}
+	log.Info("report written", "best", rep.Best, "pool_best", rep.PoolBest)
+	return rep, nil
 }
 
 // selfPlayDone reports whether every shard of a self-play stage is written.
@@ -152,7 +199,7 @@ func trainCandidate(ctx context.Context, c Config, g int, init *weights.Weights,
 	o := train.DefaultOptions()
 	o.Target = target
 	o.Val = c.Train.Val
-	o.Seed = c.Seed + uint64(g)
+	o.Seed = splitSeed(c) // the same split every generation: see fixedValidation
 	o.CheapWeight = c.Train.CheapWeight
 	o.L2 = c.Train.L2
 	o.L2ToInit = c.Train.L2ToInit
@@ -173,7 +220,7 @@ func trainCandidate(ctx context.Context, c Config, g int, init *weights.Weights,
 
 // gate plays the candidate of generation g against the best weights (of
 // generation best, in file prev) and decides on the promotion.
-func gate(ctx context.Context, c Config, g, best int, cand, prev string, concurrency int, log *slog.Logger) (Decision, error) {
+func gate(ctx context.Context, c Config, g, best int, cand, prev string, concurrency int, log *slog.Logger, progress io.Writer) (Decision, error) {
 	cw, err := loadWeights(cand)
 	if err != nil {
 		return Decision{}, err
@@ -203,7 +250,10 @@ func gate(ctx context.Context, c Config, g, best int, cand, prev string, concurr
 		}
 		mo.SPRT = &t
 	}
+	var finish func()
+	mo.Progress, finish = gateProgress(g, progress)
 	res, err := match.Run(ctx, a, b, mo)
+	finish()
 	if err != nil {
 		return Decision{}, err
 	}
@@ -232,8 +282,11 @@ const maxElo = 2000
 
 func clampElo(x float64) float64 { return max(-maxElo, min(maxElo, x)) }
 
-// ratePool plays generation 0 and the candidate of every generation (promoted
-// or not) against each other and fits their ratings, generation 0 anchored at 0.
+// ratePool plays generation 0, the candidate of every generation (promoted
+// or not) and the external anchors against each other and fits their
+// ratings, the first anchor (else generation 0) rated 0. A pool of fewer
+// generations or anchors played before is extended: its games are kept and
+// only the new pairings played.
 func ratePool(ctx context.Context, c Config, concurrency int, log *slog.Logger, progress io.Writer) (*match.PoolResult, error) {
 	var players []match.Player
 	defer func() {
@@ -256,11 +309,22 @@ func ratePool(ctx context.Context, c Config, concurrency int, log *slog.Logger, 
 		}
 		players = append(players, p)
 	}
+	anchors, err := anchorPlayers(c)
+	players = append(players, anchors...)
+	if err != nil {
+		return nil, err
+	}
+	zero := "gen0"
+	if names := anchorNames(c); len(names) > 0 {
+		zero = names[0]
+	}
+	cb, finish := poolProgress(c, progress)
 	res, err := match.RunPool(ctx, players, match.PoolOptions{
 		GamesPerPair: c.Pool.GamesPerPair, Concurrency: concurrency, Seed: c.Seed*104729 + 1, MaxTurns: c.Pool.MaxTurns,
-		Setups: match.DefaultSetups(), Out: filepath.Join(c.Out, "pool"), Resume: true, Log: log,
-		Anchor: "gen0", Fit: match.FitOptions{Prior: 1},
+		Setups: match.DefaultSetups(), Out: filepath.Join(c.Out, "pool"), Resume: true, Extend: true, Log: log,
+		Anchor: zero, Fit: match.FitOptions{Prior: 1}, Progress: cb,
 	})
+	finish()
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func bestBefore(c Config, g int) (int, error) {
 // done. A decision already written is read back. concurrency 0 means one game
 // per core; the decision is the same for any number (unless an SPRT stops
 // the gate, which depends on the order games finish in).
-func gateStage(ctx context.Context, c Config, g, concurrency int, log *slog.Logger) (Decision, error) {
+func gateStage(ctx context.Context, c Config, g, concurrency int, log *slog.Logger, progress io.Writer) (Decision, error) {
 	var dec Decision
 	decPath := filepath.Join(genDir(c.Out, g), "decision.json")
 	if exists(decPath) {
@@ -106,7 +106,7 @@ func gateStage(ctx context.Context, c Config, g, concurrency int, log *slog.Logg
 	}
 	cand := filepath.Join(genDir(c.Out, g), "candidate.json")
 	prev := filepath.Join(genDir(c.Out, g-1), "weights.json")
-	dec, err = gate(ctx, c, g, best, cand, prev, concurrency, log)
+	dec, err = gate(ctx, c, g, best, cand, prev, concurrency, log, progress)
 	if err != nil {
 		return dec, err
 	}
@@ -133,11 +133,11 @@ func poolStage(ctx context.Context, c Config, concurrency int, log *slog.Logger,
 	if err != nil {
 		return nil, fmt.Errorf("rating pool: %w", err)
 	}
-	rep, err := buildReport(c, pool)
+	rep, err := buildReport(ctx, c, pool)
 	if err != nil {
 		return nil, err
 	}
-	if err := rep.write(c.Out, pool); err != nil {
+	if err := rep.write(c.Out); err != nil {
 		return nil, err
 	}
 	return rep, nil

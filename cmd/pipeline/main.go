@@ -5,15 +5,21 @@
 //
 // It first checks the engine (move counts of the clueless32 positions, replays
 // of real archive games; all data embedded). The settings come from an embedded
-// preset (quick by default, which finishes in a few minutes on 2 cores) or a
-// YAML file. A run interrupted at any stage continues where it stopped when
-// the same command is run again. One pipeline at a time runs a directory: it
+// preset (quick by default, which finishes in a few minutes on 2 cores), with
+// the keys of a YAML file (-config) over it. A run interrupted at any stage
+// continues where it stopped when the same command is run again. One
+// pipeline at a time runs a directory: it
 // holds the claim file pipeline.claim there, and a second one is refused with
 // the first one's host, pid and start time (-takeover takes the claim over).
 //
 // Usage:
 //
-//	pipeline [-preset quick|standard|large] [-config FILE] [-out DIR] [-scheduler local|slurm]
+//	pipeline [-preset quick|standard|large] [-config FILE] [-out DIR] [-generations N] [-branch DIR] [-scheduler local|slurm]
+//
+// The run's resolved settings are written to config.yaml in its directory; a
+// rerun whose settings would change what the run has written is refused,
+// naming the settings, unless -branch DIR starts a branch of the run in DIR.
+// Raising -generations (or generations in the config) grows a finished run.
 //
 // With -scheduler slurm (or scheduler: slurm in the config) every stage runs
 // as a Slurm job, and this process submits them and watches the queue; the
@@ -53,16 +59,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pipeline", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	preset := fs.String("preset", "quick", "embedded settings: quick, standard or large (configs/pipeline-*.yaml)")
-	configPath := fs.String("config", "", "YAML settings overriding the quick preset")
+	configPath := fs.String("config", "", "YAML settings over the preset's (the preset first, then the file's keys)")
+	generations := fs.Int("generations", 0, "generations to train, over the config's; raise it on a finished run to grow it")
+	branch := fs.String("branch", "", "start a branch of the run in `DIR`: keep the run's finished stages that the new\nsettings would make the same, and play the rest there with the new settings")
 	out := fs.String("out", "", "run directory (default: the preset's, runs/quick for quick)")
 	verifyOnly := fs.Bool("verify-only", false, "check the engine and stop")
 	scheduler := fs.String("scheduler", "", "run the stages here (local, the default) or as Slurm jobs (slurm); overrides the config's scheduler")
 	takeOver := fs.Bool("takeover", false, "take over the run directory's claim, and its shards', whatever the owner\n(for a pipeline on another host known to be gone; one killed on this host is taken over without it)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pipeline [-preset quick|standard|large] [-config FILE] [-out DIR] [-scheduler local|slurm]")
+		fmt.Fprintln(stderr, "usage: pipeline [-preset quick|standard|large] [-config FILE] [-out DIR] [-generations N] [-branch DIR] [-scheduler local|slurm]")
 		fmt.Fprintln(stderr, "\nChecks the engine, then runs the generation loop (self-play, training, gate,")
 		fmt.Fprintln(stderr, "promotion), rates every generation and writes report.md, report.json and")
-		fmt.Fprintln(stderr, "report.png in the run directory. Rerun the same command to continue a run.")
+		fmt.Fprintln(stderr, "report.png in the run directory. Rerun the same command to continue a run;")
+		fmt.Fprintln(stderr, "raise -generations to grow a finished one. Settings that would change what")
+		fmt.Fprintln(stderr, "a run has written are refused, unless -branch DIR starts a branch of it.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -79,15 +89,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pipeline: %v\n", err)
 		return 1
 	}
-	cfg, err := pipeline.Preset(*preset)
-	if *configPath != "" {
-		cfg, err = pipeline.Load(*configPath)
-	}
+	cfg, err := pipeline.LoadPreset(*preset, *configPath)
 	if err != nil {
 		return fail(err)
 	}
 	if *out != "" {
 		cfg.Out = *out
+	}
+	if *generations < 0 {
+		fmt.Fprintf(stderr, "pipeline: -generations %d: want at least 1\n", *generations)
+		return 2
+	}
+	if *generations > 0 {
+		cfg.Generations = *generations
 	}
 	if *scheduler != "" {
 		if *scheduler != pipeline.SchedulerLocal && *scheduler != pipeline.SchedulerSlurm {
@@ -95,6 +109,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		cfg.Scheduler = *scheduler
+	}
+	if *branch != "" && !*verifyOnly {
+		parent := cfg.Out
+		cfg.Out = *branch
+		info, err := pipeline.Branch(parent, cfg)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "branch %s of %s: kept %s\n", cfg.Out, parent, info.Kept)
 	}
 	// One pipeline at a time runs a directory: refuse a second one at once.
 	var claim *data.Claim
@@ -116,17 +139,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *verifyOnly {
 		return 0
 	}
+	cfg = pipeline.Settled(cfg) // a run does not shrink
 	fmt.Fprintf(stdout, "\ngeneration loop: %d generations in %s\n", cfg.Generations, cfg.Out)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	var bars io.Writer
-	if cfg.Scheduler == pipeline.SchedulerSlurm {
-		bars = stderr // the jobs' progress, read from the queue
-	}
 	rep, err := pipeline.Run(ctx, cfg, pipeline.Options{
 		Claim:    claim,
 		TakeOver: *takeOver,
 		Log:      log,
-		Progress: bars,
+		// Bars on a terminal, a line per shard, match and stage otherwise;
+		// with Slurm, the jobs' progress read from the queue.
+		Progress: stderr,
 		Stages: func(s pipeline.Stage) {
 			note := ""
 			if s.Skipped {
