@@ -162,7 +162,7 @@ func allowed(kind, key string) bool {
 		return true
 	case "time":
 		return kind == "mcts" || kind == "aei"
-	case "visits", "threads", "cpuct", "fpu", "priors", "leaf", "max-nodes", "temp", "temp-turns":
+	case "visits", "threads", "cpuct", "fpu", "priors", "leaf", "scan", "minimax", "max-nodes", "temp", "temp-turns":
 		return kind == "mcts"
 	}
 	return kind == "aei" && strings.HasPrefix(key, "option.") && len(key) > len("option.")
@@ -255,6 +255,17 @@ func (s *Spec) setKey(k, v string) error {
 			return fmt.Errorf("leaf=%q: want tactical or static", v)
 		}
 		s.Search.Leaf = mcts.Leaf(v)
+	case k == "scan":
+		if v != string(mcts.ScanOn) && v != string(mcts.ScanOff) && v != string(mcts.ScanAuto) {
+			return fmt.Errorf("scan=%q: want auto, on or off", v)
+		}
+		s.Search.Scan = mcts.Scan(v)
+	case k == "minimax":
+		f, perr := strconv.ParseFloat(v, 32)
+		if perr != nil || f > 1 {
+			return fmt.Errorf("minimax=%q: want a share up to 1 (negative: off)", v)
+		}
+		s.Search.Minimax = float32(f)
 	case k == "time":
 		d, perr := time.ParseDuration(v)
 		if perr != nil || d <= 0 {

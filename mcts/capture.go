@@ -19,10 +19,13 @@ type captureSearch struct {
 	bestTurn engine.Turn
 	nodes    int
 	limit    int8 // the steps used at which the line must stop
+	// extra is how many steps more than the bound a line may take: 1 in the
+	// tree, where the search must be cheap, every step left in the scan.
+	extra int
 }
 
 func newCaptureSearch() *captureSearch {
-	c := &captureSearch{}
+	c := &captureSearch{extra: 1}
 	for i := range c.bufs {
 		c.bufs[i] = make([]engine.Step, 0, 128)
 	}
@@ -31,11 +34,13 @@ func newCaptureSearch() *captureSearch {
 
 // find returns the net material (in captureValue units) that t's side can win
 // with the steps it has left, and the turn after the best capture line found;
-// gain 0 means it found none. It looks for the shortest captures only: first
-// the lines of exactly as many steps as the bound says a capture needs, every
-// step bringing a capture nearer, then the lines of one step more. A capture
-// that needs two idle steps, or a second capture after the first, may be missed;
-// a gain it reports is always real.
+// gain 0 means it found none. With extra 1 (the tree's setting) it looks for
+// the shortest captures only: first the lines of exactly as many steps as the
+// bound says a capture needs, every step bringing a capture nearer, then the
+// lines of one step more. A capture that needs two idle steps, or a second
+// capture after the first, may then be missed. With extra engine.MaxSteps (the
+// scan's) it walks every line of the steps left, still cut by the bound. A
+// gain it reports is always real.
 func (c *captureSearch) find(t *engine.Turn) (gain int, after *engine.Turn) {
 	c.best = 0
 	c.nodes = 0
@@ -45,7 +50,12 @@ func (c *captureSearch) find(t *engine.Turn) (gain int, after *engine.Turn) {
 		return 0, nil
 	}
 	c.turns[0] = *t
-	for limit := b; limit <= min(left, b+1) && c.best == 0; limit++ {
+	if c.extra >= engine.MaxSteps {
+		// Every line of the steps left, in one pass.
+		c.limit = int8(left) + t.Used
+		c.rec(0, 0)
+	}
+	for limit := b; limit <= min(left, b+c.extra) && c.best == 0 && c.extra < engine.MaxSteps; limit++ {
 		c.limit = int8(limit) + t.Used
 		c.rec(0, 0)
 	}

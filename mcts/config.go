@@ -49,6 +49,27 @@ const (
 	LeafTactical Leaf = "tactical"
 )
 
+// Scan selects whether the move the tree search chose is checked by a
+// full-width scan of the turn (see turnScan).
+type Scan string
+
+// The scan modes.
+const (
+	// ScanOn checks the chosen move against every move of the turn, valued
+	// like a tactical leaf at the end of a turn, and plays another when the
+	// chosen one falls clearly below the best (it hangs a piece, say).
+	ScanOn Scan = "on"
+	// ScanOff plays the tree search's choice as it is.
+	ScanOff Scan = "off"
+	// ScanAuto scans when the search is large enough for the scan's cost (a
+	// few tens of milliseconds) to be small beside it: a time budget, or at
+	// least scanMinVisits simulations. Cheap self-play searches skip it.
+	ScanAuto Scan = "auto"
+)
+
+// scanMinVisits is the smallest budget of simulations that ScanAuto scans.
+const scanMinVisits = 1000
+
 // Config holds the search settings. The zero value of a field means its default.
 type Config struct {
 	// Visits is the number of simulations per search (default 800 when Time is 0).
@@ -65,6 +86,13 @@ type Config struct {
 	Priors Priors `yaml:"priors" json:"priors"`
 	// Leaf is "tactical" or "static" (default tactical): how new nodes are valued.
 	Leaf Leaf `yaml:"leaf" json:"leaf"`
+	// Scan is "auto", "on" or "off" (default auto): whether a full-width scan
+	// of the turn checks the move chosen (see ScanOn and ScanAuto).
+	Scan Scan `yaml:"scan" json:"scan"`
+	// Minimax is the share of the implicit minimax value in the value of an
+	// action during selection, the rest being the mean of its simulations
+	// (default 0.5; a negative value turns it off). See backup.
+	Minimax float32 `yaml:"minimax" json:"minimax"`
 	// DirichletAlpha enables root noise when positive (KataGo-style exploration for self-play).
 	DirichletAlpha float32 `yaml:"dirichlet_alpha" json:"dirichlet_alpha"`
 	// DirichletFraction is the share of noise mixed into the root priors (default 0.25 when noise is on).
@@ -113,6 +141,19 @@ func (c Config) withDefaults() (Config, error) {
 	case LeafStatic, LeafTactical:
 	default:
 		return c, fmt.Errorf("mcts: leaf %q: want tactical or static", c.Leaf)
+	}
+	switch c.Scan {
+	case "":
+		c.Scan = ScanAuto
+	case ScanOn, ScanOff, ScanAuto:
+	default:
+		return c, fmt.Errorf("mcts: scan %q: want auto, on or off", c.Scan)
+	}
+	switch {
+	case c.Minimax == 0:
+		c.Minimax = 0.5
+	case c.Minimax > 1:
+		return c, fmt.Errorf("mcts: minimax %v: want at most 1 (negative turns it off)", c.Minimax)
 	}
 	if c.DirichletAlpha > 0 && c.DirichletFraction == 0 {
 		c.DirichletFraction = 0.25

@@ -53,9 +53,14 @@ func (w *worker) endValue(t *engine.Turn) (float32, bool) {
 // quiesce returns the better of the static value of t and its value after the
 // side to move's most profitable capture line this turn.
 func (w *worker) quiesce(t *engine.Turn) float32 {
+	return w.quiesceWith(t, w.capture)
+}
+
+// quiesceWith is quiesce with the capture search cs.
+func (w *worker) quiesceWith(t *engine.Turn, cs *captureSearch) float32 {
 	ev := w.sr.s.eval
 	v := ev.Evaluate(&t.Pos)
-	if gain, after := w.capture.find(t); gain > 0 {
+	if gain, after := cs.find(t); gain > 0 {
 		v = max(v, ev.Evaluate(&after.Pos))
 	}
 	return v

@@ -283,15 +283,45 @@ func (w *worker) backup(value float32, vl int32) {
 		e := t.edges.at(w.edges[i-1])
 		q := n.q(n.value)
 		p := n.proven.Load()
+		m := w.minimax(n, p)
 		if e.endsTurn() {
-			value, q, p = -value, -q, -p
+			value, q, p, m = -value, -q, -p, -m
 		}
 		e.q.Store(math.Float32bits(q))
+		e.m.Store(math.Float32bits(m))
 		if p != 0 {
 			e.proven.Store(p)
 		}
 		e.counts.Add(1<<32 - uint64(vl))
 	}
+}
+
+// minimax refreshes and returns the implicit minimax value of n: the best, for
+// its side to move, of its own value at expansion and the minimax values of the
+// children already visited (cached on the edges), or the proven value p. The
+// value at expansion counts as one of the choices because the tactical leaf
+// value is made of real choices: ending the turn, or a capture line first.
+// Selection mixes this value into the mean of the simulations (Config.Minimax):
+// the mean alone lets a move that hangs a piece look good for as long as the
+// opponent's replies below it have not yet found the capture, while the
+// minimax value sees at once the capture that the leaf value of the
+// opponent's turn already found (Lanctot et al. 2014, implicit minimax
+// backups).
+func (w *worker) minimax(n *node, p int32) float32 {
+	if p != 0 {
+		n.mm.Store(math.Float32bits(float32(p)))
+		return float32(p)
+	}
+	m := n.value
+	for i := range n.nedges {
+		e := w.sr.t.edges.at(n.edges + int64(i))
+		if e.counts.Load()>>32 == 0 {
+			continue
+		}
+		m = max(m, math.Float32frombits(e.m.Load()))
+	}
+	n.mm.Store(math.Float32bits(m))
+	return m
 }
 
 // selectEdge picks the action of n by PUCT, or returns -1 when n has none left to
@@ -304,6 +334,7 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 	sqrtN := float32(math.Sqrt(float64(max(nv+nl, 1))))
 	cu := cfg.CPuct * sqrtN
 	fpu := n.q(n.value) - cfg.FPUReduction
+	mix := cfg.Minimax
 	edges := t.edges.slice(n.edges, n.nedges)
 	var priors []float32
 	if isRoot {
@@ -350,6 +381,9 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 			}
 			if ev+el > 0 {
 				q = (math.Float32frombits(e.q.Load())*float32(ev) - float32(el)) / float32(ev+el)
+				if ev > 0 && mix > 0 {
+					q = (1-mix)*q + mix*math.Float32frombits(e.m.Load())
+				}
 				nc = float32(ev + el)
 			}
 			allLost = false

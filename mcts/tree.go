@@ -105,9 +105,10 @@ type node struct {
 	proven atomic.Int32 // +1 a proven win for the side to move, -1 a proven loss
 	edges  int64        // index of the first edge
 	nedges int32
-	value  float32  // the evaluation at expansion
-	hash   uint64   // of the state; the state itself is in tree.keys
-	_      [16]byte // one node, one cache line
+	value  float32       // the evaluation at expansion
+	mm     atomic.Uint32 // float32 bits: the implicit minimax value for the side to move (see backup)
+	hash   uint64        // of the state; the state itself is in tree.keys
+	_      [12]byte      // one node, one cache line
 }
 
 // visits returns the completed visits of n.
@@ -139,6 +140,7 @@ type edge struct {
 	child  atomic.Int64  // node index + 1, 0 until first taken
 	counts atomic.Uint64 // visits << 32 | virtual losses
 	q      atomic.Uint32 // float32 bits: the child's value for the side to move here
+	m      atomic.Uint32 // float32 bits: the child's minimax value for the side to move here
 	proven atomic.Int32  // +1 the child is a proven win for the side to move here, -1 a loss
 }
 
@@ -223,6 +225,19 @@ func (t *tree) find(k *stateKey, h uint64, b *block) int64 {
 	}
 }
 
+// lookup returns the node of state k (hash h), or -1 when the tree has none.
+func (t *tree) lookup(k *stateKey, h uint64) int64 {
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		v := t.slots[i].Load()
+		if v == 0 {
+			return -1
+		}
+		if n := t.node(v - 1); n.hash == h && *t.keys.at(v - 1) == *k {
+			return v - 1
+		}
+	}
+}
+
 func (t *tree) newNode(k *stateKey, h uint64, b *block) int64 {
 	i := take(b, t.nodes, 1, 64)
 	if i < 0 {
@@ -236,6 +251,7 @@ func (t *tree) newNode(k *stateKey, h uint64, b *block) int64 {
 	n.wsum.Store(0)
 	n.proven.Store(0)
 	n.edges, n.nedges, n.value = 0, 0, 0
+	n.mm.Store(0)
 	n.status.Store(statusNew)
 	return i
 }

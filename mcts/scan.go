@@ -1,0 +1,196 @@
+package mcts
+
+import (
+	"container/heap"
+	"slices"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// turnScan is a full-width search of one turn: every legal move of the root,
+// each valued as the tactical leaf values the end of a turn (the game's end,
+// the opponent's goal, the opponent's best capture line, then the evaluation).
+// It is the minimax part of the player: the tree search looks two turns and
+// more ahead but, averaging its simulations, can miss for a while that a move
+// hangs a piece; the scan sees every capture that an exhaustive capture search
+// finds one turn ahead, for every move.
+//
+// It is cheap because each move's value has upper bounds that cost less than
+// the value: the evaluation of the board it leaves (the opponent's captures
+// can only lower it), then the value with the tree's capture search (which
+// searches only the shortest capture lines, so finds fewer captures). Moves
+// are refined best bound first, and a move is valued exactly only while its
+// bound could still come within the margin of the best value found.
+type turnScan struct {
+	gen   *engine.MoveGen
+	deep  *captureSearch
+	bound []float32 // an upper bound on each move's value; its value when level is 2
+	level []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
+	heap  scanHeap
+	best  float32 // the best exact value
+	// capped is set when the scan stopped at scanDeepLimit exact values.
+	capped bool
+}
+
+// scanDeepLimit caps the exhaustive capture searches of one scan (each costs
+// up to a millisecond): in a position where something hangs after nearly
+// every move, all of them would otherwise be searched.
+const scanDeepLimit = 48
+
+// scanDone is the level of a move valued exactly.
+const scanDone = 2
+
+// scanHeap orders move indices by falling bound.
+type scanHeap struct {
+	idx   []int
+	bound []float32
+}
+
+func (h *scanHeap) Len() int           { return len(h.idx) }
+func (h *scanHeap) Less(i, j int) bool { return h.bound[h.idx[i]] > h.bound[h.idx[j]] }
+func (h *scanHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *scanHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
+func (h *scanHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
+}
+
+// scan values the moves of the root from pos (hist excludes third
+// repetitions) until every move within margin of the best is valued exactly,
+// or scanDeepLimit moves are.
+// It reports false when there is no legal move.
+func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, margin float32) bool {
+	ev := w.sr.s.eval
+	n := sc.gen.Generate(pos, hist)
+	if n == 0 {
+		return false
+	}
+	sc.bound = slices.Grow(sc.bound[:0], n)[:n]
+	sc.level = slices.Grow(sc.level[:0], n)[:n]
+	sc.heap = scanHeap{idx: sc.heap.idx[:0], bound: sc.bound}
+	sc.best = -1
+	for i := range n {
+		q := sc.gen.Position(i)
+		next := engine.NewTurn(q)
+		var v float32
+		if w.gameOver(&next, &v) {
+			sc.bound[i], sc.level[i] = -v, scanDone
+			sc.best = max(sc.best, -v)
+			continue
+		}
+		sc.bound[i], sc.level[i] = -ev.Evaluate(&q), 0
+		sc.heap.idx = append(sc.heap.idx, i)
+	}
+	heap.Init(&sc.heap)
+	deep := 0
+	sc.capped = false
+	for sc.heap.Len() > 0 {
+		if deep == scanDeepLimit {
+			sc.capped = true
+			break
+		}
+		i := sc.heap.idx[0]
+		if sc.bound[i] <= sc.best-margin {
+			break
+		}
+		q := sc.gen.Position(i)
+		switch sc.level[i] {
+		case 0:
+			sc.bound[i] = w.turnEndValue(&q, w.capture)
+			sc.level[i] = 1
+			heap.Fix(&sc.heap, 0)
+		default:
+			deep++
+			sc.bound[i] = w.turnEndValue(&q, sc.deep)
+			sc.level[i] = scanDone
+			sc.best = max(sc.best, sc.bound[i])
+			heap.Pop(&sc.heap)
+		}
+	}
+	return true
+}
+
+// turnEndValue returns the tactical value, for the side that just moved, of
+// the position q at the start of the opponent's turn: -1 when the opponent
+// can reach its goal, otherwise minus the opponent's quiescence value with
+// the capture search cs.
+func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
+	next := engine.NewTurn(*q)
+	var v float32
+	if w.gameOver(&next, &v) {
+		return -v
+	}
+	if w.goal.reachable(&next) {
+		return -1
+	}
+	return -w.quiesceWith(&next, cs)
+}
+
+// scanMargin is how far below the best tactical value of the scan the move
+// the tree search chose may fall before the scan overrides it: about a third
+// of a rabbit at even material.
+const scanMargin = 0.03
+
+// scans reports whether the search checks its move with a scan.
+func (sr *search) scans() bool {
+	switch sr.s.cfg.Scan {
+	case ScanOn:
+		return true
+	case ScanAuto:
+		return !sr.deadline.IsZero() || sr.limit >= scanMinVisits
+	}
+	return false
+}
+
+// checkPick returns the index in cands of the move to play instead of
+// cands[pick] when the scan finds that cands[pick] falls more than scanMargin
+// below the best move of the turn; cands may grow by one. The replacement is
+// the move within the margin that the tree search visited most (the most
+// valuable one when it visited none of them).
+func (sr *search) checkPick(cands *[]moveCand, pick int) int {
+	w := sr.newWorker()
+	sc := &turnScan{gen: engine.NewMoveGen(), deep: newCaptureSearch()}
+	sc.deep.extra = engine.MaxSteps
+	pos := sr.rootTurn.Pos
+	if !w.scan(sc, &pos, sr.hist, scanMargin) {
+		return pick
+	}
+	c := (*cands)[pick]
+	turn := sr.rootTurn
+	for _, st := range c.steps {
+		turn.Play(st)
+	}
+	end := turn.End()
+	if w.turnEndValue(&end, sc.deep) >= sc.best-scanMargin {
+		return pick
+	}
+	best, bestVisits, bestValue := -1, int32(-1), float32(-2)
+	var bestNode int64 = -1
+	for i, v := range sc.bound {
+		if sc.level[i] != scanDone || v < sc.best-scanMargin {
+			continue
+		}
+		q := sc.gen.Position(i)
+		nt := engine.NewTurn(q)
+		k, h := keyOf(&nt)
+		id := sr.t.lookup(&k, h)
+		visits := int32(0)
+		if id >= 0 {
+			visits = sr.t.node(id).visits()
+		}
+		if visits > bestVisits || visits == bestVisits && v > bestValue {
+			best, bestVisits, bestValue, bestNode = i, visits, v, id
+		}
+	}
+	if best < 0 {
+		return pick
+	}
+	if bestNode >= 0 {
+		if j := slices.IndexFunc(*cands, func(m moveCand) bool { return m.child == bestNode }); j >= 0 {
+			return j
+		}
+	}
+	*cands = append(*cands, moveCand{steps: sc.gen.Steps(best, nil), child: bestNode, visits: uint32(bestVisits), q: bestValue})
+	return len(*cands) - 1
+}
