@@ -19,7 +19,7 @@
 // The schema, in column order (Schema builds it):
 //
 //	game_id      uint64                                    unique across shards
-//	turn         uint16                                    2 = the first move after the setups
+//	turn         uint16                                    turn number (12 for 12g and 12s; 2 = the first move)
 //	side         uint8                                     to move: 0 gold, 1 silver
 //	board        fixed_size_list<uint64>[12]               piece bitboards, engine order
 //	features     fixed_size_list<float32>[F]               feature vector, side to move's view
@@ -28,9 +28,14 @@
 //	visits       uint32                                    root visits spent
 //	policy       list<struct<move: utf8, visits: uint32>>  most-visited complete moves
 //	result       int8                                      +1 win, -1 loss, 0 unfinished (side to move)
-//	plies_left   uint16                                    turns until the game ended
+//	plies_left   uint16                                    plies (rows) until the game ended, 1 on the last
 //	termination  dictionary<int8, utf8>                    how the game ended (see Terminations)
 //	full_search  bool                                      false for cheap searches (playout cap)
+//
+// The board's bitboards are Gold's rabbit, cat, dog, horse, camel and elephant,
+// then Silver's; bit i of each stands for square i, a1 = 0, b1 = 1, ..., h1 = 7,
+// a2 = 8, ..., h8 = 63 (engine.Square). A turn holds a move of each side (12g
+// and 12s are turn 12); a ply is one side's move, one row.
 //
 // The schema metadata holds the feature names and version, the weights'
 // generation and hash, the search settings (JSON), the engine version, the run

@@ -52,11 +52,33 @@ type GameResult struct {
 	// Termination is why the game ended (goal, elimination, immobilization,
 	// repetition, max-turns).
 	Termination string `json:"termination"`
-	// Turns is the number of moves played after the setups.
-	Turns int `json:"turns"`
+	// Plies is the number of moves played after the setups, one per side's
+	// turn (a game that ends at 30s has 58).
+	Plies int `json:"plies"`
 	// ID is the game's id in the games file.
 	ID      string  `json:"id"`
 	Seconds float64 `json:"seconds"`
+}
+
+// UnmarshalJSON reads a line of the results file strictly: an unknown key is
+// an error. The "turns" of files written before the key was named "plies"
+// is read as Plies.
+func (g *GameResult) UnmarshalJSON(b []byte) error {
+	type plain GameResult // without this method
+	var v struct {
+		plain
+		Turns *int `json:"turns"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	*g = GameResult(v.plain)
+	if v.Turns != nil {
+		g.Plies = *v.Turns
+	}
+	return nil
 }
 
 // common holds the settings shared by a match and a pool.
@@ -302,7 +324,7 @@ func (r *runner) play(ctx context.Context, j job) (GameResult, engine.Record, er
 	out := g.Outcome()
 	res := GameResult{
 		Pairing: j.pairing, Game: j.game, A: a.Name(), B: b.Name(), Gold: roles[engine.Gold].Name(),
-		Turns: len(g.Moves()), ID: gameID(j), Seconds: time.Since(start).Seconds(),
+		Plies: len(g.Moves()), ID: gameID(j), Seconds: time.Since(start).Seconds(),
 	}
 	event := fmt.Sprintf("arimaalab eval: %s vs %s, game %d", a.Name(), b.Name(), j.game)
 	if out.Over() {
@@ -321,7 +343,7 @@ func (r *runner) play(ctx context.Context, j job) (GameResult, engine.Record, er
 	rec.SetField("event", event)
 	rec.SetField("site", "arimaalab")
 	r.log().Debug("game finished", "pairing", j.pairing, "game", j.game, "gold", res.Gold, "winner", res.Winner,
-		"termination", res.Termination, "turns", res.Turns, "seconds", res.Seconds)
+		"termination", res.Termination, "plies", res.Plies, "seconds", res.Seconds)
 	return res, rec, nil
 }
 

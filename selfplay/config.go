@@ -25,26 +25,27 @@ import (
 )
 
 // Config holds the self-play settings. DefaultConfig gives the embedded defaults
-// (configs/selfplay.yaml); a config file overrides the keys it names.
+// (configs/selfplay.yaml); a config file overrides the keys it names. Its JSON
+// form (in the shards' metadata) uses the YAML keys.
 type Config struct {
-	GamesPerShard int `yaml:"games_per_shard"`
-	Games         int `yaml:"games"`
-	Workers       int `yaml:"workers"`
-	MaxTurns      int `yaml:"max_turns"`
+	GamesPerShard int `yaml:"games_per_shard" json:"games_per_shard"`
+	Games         int `yaml:"games" json:"games"`
+	Workers       int `yaml:"workers" json:"workers"`
+	MaxTurns      int `yaml:"max_turns" json:"max_turns"`
 
-	Search      mcts.Config `yaml:"search"`
-	CheapVisits int         `yaml:"cheap_visits"`
-	FullShare   float64     `yaml:"full_share"`
+	Search      mcts.Config `yaml:"search" json:"search"`
+	CheapVisits int         `yaml:"cheap_visits" json:"cheap_visits"`
+	FullShare   float64     `yaml:"full_share" json:"full_share"`
 
-	TemperatureStart    float64 `yaml:"temperature_start"`
-	TemperatureEnd      float64 `yaml:"temperature_end"`
-	TemperatureHalfLife float64 `yaml:"temperature_half_life"`
-	TemperatureCutoff   int     `yaml:"temperature_cutoff"`
+	TemperatureStart    float64 `yaml:"temperature_start" json:"temperature_start"`
+	TemperatureEnd      float64 `yaml:"temperature_end" json:"temperature_end"`
+	TemperatureHalfLife float64 `yaml:"temperature_half_life" json:"temperature_half_life"`
+	TemperatureCutoff   int     `yaml:"temperature_cutoff" json:"temperature_cutoff"`
 
-	RandomSetupShare float64 `yaml:"random_setup_share"`
-	SetupSwaps       int     `yaml:"setup_swaps"`
+	RandomSetupShare float64 `yaml:"random_setup_share" json:"random_setup_share"`
+	SetupSwaps       int     `yaml:"setup_swaps" json:"setup_swaps"`
 
-	Compression data.Compression `yaml:"compression"`
+	Compression data.Compression `yaml:"compression" json:"compression"`
 }
 
 // DefaultConfig returns the embedded default configuration.

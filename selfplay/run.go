@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -52,7 +53,9 @@ type Progress struct {
 	Shard      int
 	GamesDone  int // of the shards this call plays
 	GamesTotal int
-	Turns      int64
+	// Turns counts the rows written so far: plies, one per side's move (the
+	// name is kept for its callers).
+	Turns int64
 }
 
 // Summary totals what a run played.
@@ -71,7 +74,8 @@ type Summary struct {
 	Elapsed  time.Duration `json:"elapsed"`
 }
 
-// MeanLength returns the mean game length in turns.
+// MeanLength returns the mean game length in plies (rows: moves after the
+// setups, one per side's turn).
 func (s *Summary) MeanLength() float64 {
 	if s.Games == 0 {
 		return 0
@@ -273,11 +277,37 @@ func published(path string, meta data.Meta) (bool, error) {
 			return false, differ(strings.TrimPrefix(k, "arimaalab."), got.Extra[k], meta.Extra[k])
 		}
 	}
-	if a, b := got.Extra["arimaalab.config"], meta.Extra["arimaalab.config"]; a != b {
+	if a, b := canonicalConfig(got.Extra["arimaalab.config"]), canonicalConfig(meta.Extra["arimaalab.config"]); a != b {
 		key, there, here := configDiff(a, b)
 		return false, differ("config "+key, there, here)
 	}
 	return true, nil
+}
+
+// canonicalConfig returns the config JSON of a shard's metadata with its keys
+// in order, and the Go field names of shards written before the JSON used the
+// YAML keys (GamesPerShard for games_per_shard) renamed, so that such shards
+// still match the same settings. Text that is not a JSON object is returned
+// as it is.
+func canonicalConfig(js string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(js), &m) != nil {
+		return js
+	}
+	t := reflect.TypeFor[Config]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if v, ok := m[f.Name]; ok && key != "" && key != f.Name {
+			m[key] = v
+			delete(m, f.Name)
+		}
+	}
+	b, err := json.Marshal(m) // sorts the keys
+	if err != nil {
+		return js
+	}
+	return string(b)
 }
 
 // configDiff returns the first key (dotted path) whose value differs between

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"maps"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/weights"
 )
 
 // testConfig is a small, fast configuration.
@@ -303,7 +306,7 @@ func TestShardOfOtherSettings(t *testing.T) {
 		want string
 	}{
 		{"seed", func(c Config) Config { return c }, 8, "seed 7, but this run has seed 8"},
-		{"config", func(c Config) Config { c.CheapVisits = 13; return c }, 7, "config CheapVisits 12, but this run has config CheapVisits 13"},
+		{"config", func(c Config) Config { c.CheapVisits = 13; return c }, 7, "config cheap_visits 12, but this run has config cheap_visits 13"},
 		{"games", func(c Config) Config { c.Games = 4; c.GamesPerShard = 2; return c }, 7, "games 2, but this run has games 4"},
 	}
 	for _, tc := range tests {
@@ -330,6 +333,71 @@ func TestShardOfOtherSettings(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
 		t.Fatalf("damaged shard: %v", err)
 	}
+}
+
+// TestConfigKeys checks that the shards' metadata names the settings by their
+// YAML keys, and that the config of shards written before it did (Go field
+// names) still matches the same settings.
+func TestConfigKeys(t *testing.T) {
+	c := testConfig(t)
+	meta, err := runMeta(c, Options{Weights: mustGen0(t)}, c.Games, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := meta.Extra["arimaalab.config"]
+	var m map[string]any
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"games_per_shard", "max_turns", "cheap_visits", "temperature_half_life", "search"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("the config metadata lacks %q: %s", k, js)
+		}
+	}
+	if strings.Contains(js, "GamesPerShard") {
+		t.Errorf("Go field names in the config metadata: %s", js)
+	}
+	// The same settings as written before: Go names, in field order.
+	type legacy struct {
+		GamesPerShard, Games, Workers, MaxTurns int
+		Search                                  mcts.Config
+		CheapVisits                             int
+		FullShare                               float64
+		TemperatureStart, TemperatureEnd        float64
+		TemperatureHalfLife                     float64
+		TemperatureCutoff                       int
+		RandomSetupShare                        float64
+		SetupSwaps                              int
+		Compression                             data.Compression
+	}
+	old, err := json.Marshal(legacy{c.GamesPerShard, c.Games, c.Workers, c.MaxTurns, c.Search, c.CheapVisits, c.FullShare,
+		c.TemperatureStart, c.TemperatureEnd, c.TemperatureHalfLife, c.TemperatureCutoff, c.RandomSetupShare, c.SetupSwaps, c.Compression})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := canonicalConfig(string(old)), canonicalConfig(js); a != b {
+		t.Errorf("legacy config\n%s\ndoes not match\n%s", a, b)
+	}
+	c.CheapVisits++
+	meta2, err := runMeta(c, Options{Weights: mustGen0(t)}, c.Games, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if canonicalConfig(string(old)) == canonicalConfig(meta2.Extra["arimaalab.config"]) {
+		t.Error("a legacy config matches other settings")
+	}
+	if got := canonicalConfig("not json"); got != "not json" {
+		t.Errorf("canonicalConfig(not json) = %q", got)
+	}
+}
+
+func mustGen0(t *testing.T) *weights.Weights {
+	t.Helper()
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // TestTwoProcessesOneShard runs the same self-play command twice at once,

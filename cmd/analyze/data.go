@@ -129,7 +129,7 @@ func (s *dataSummary) print(w io.Writer) {
 	fmt.Fprintf(w, "rows          %d\n", s.rows)
 	fmt.Fprintf(w, "games         %d\n", games)
 	if games > 0 {
-		fmt.Fprintf(w, "turns/game    %.1f\n", float64(s.rows)/float64(games))
+		fmt.Fprintf(w, "plies/game    %.1f\n", float64(s.rows)/float64(games))
 	}
 	fmt.Fprintf(w, "results       gold wins %d (%s), silver wins %d (%s), unfinished %d (%s)\n",
 		gold, pct(gold, games), silver, pct(silver, games), unfinished, pct(unfinished, games))
@@ -145,7 +145,7 @@ func (s *dataSummary) print(w io.Writer) {
 	fmt.Fprintf(w, "terminations  %s\n", strings.Join(tl, ", "))
 	fmt.Fprintf(w, "full search   %s of rows (%d)\n", pct64(s.fullSearch, s.rows), s.fullSearch)
 	if len(lengths) > 0 {
-		fmt.Fprintln(w, "\ngame length (turns played)")
+		fmt.Fprintln(w, "\ngame length (plies: moves after the setups)")
 		histogram(w, lengths, 12, 40)
 	}
 	fmt.Fprintf(w, "\nfeature means (%s, %d features)\n", s.featureSet, len(s.names))

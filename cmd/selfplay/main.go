@@ -128,7 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	sum, err := selfplay.Run(ctx, cfg, selfplay.Options{
 		Out: *out, Seed: *seed, Games: *games, Shards: n, Shard: *shard, Workers: *workers, Weights: w, Log: log, TakeOver: *takeOver,
 		Progress: func(p selfplay.Progress) {
-			bar.Describe(fmt.Sprintf("shard %d, %d turns", p.Shard, p.Turns))
+			bar.Describe(fmt.Sprintf("shard %d, %d plies", p.Shard, p.Turns))
 			bar.Set(int64(p.GamesDone))
 		},
 	})
@@ -148,7 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 
 func printSummary(w io.Writer, s *selfplay.Summary) {
 	fmt.Fprintf(w, "shards written %d, skipped (already done) %d\n", s.Shards, s.ShardsSkipped)
-	fmt.Fprintf(w, "games %d, rows %d, mean length %.1f turns\n", s.Games, s.Rows, s.MeanLength())
+	fmt.Fprintf(w, "games %d, rows %d, mean length %.1f plies\n", s.Games, s.Rows, s.MeanLength())
 	fmt.Fprintf(w, "gold wins %d, silver wins %d, unfinished %d\n", s.GoldWins, s.SilverWins, s.Unfinished)
 	if s.TreeFull > 0 {
 		fmt.Fprintf(w, "searches ended early by a full tree %d (raise search.max_nodes)\n", s.TreeFull)
