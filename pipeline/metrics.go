@@ -323,15 +323,26 @@ func selfPlayProgress(c Config, g int, w io.Writer) (func(selfplay.Progress), fu
 }
 
 // gateProgress returns the progress callback of generation g's gate,
-// showing a bar (games, score, time left) on w when it is a terminal, and
-// the function that ends it.
+// showing on w a bar (games, score, time left) on a terminal and otherwise a
+// line at each quarter of the games, and the function that ends the bar.
 func gateProgress(g int, w io.Writer) (func(*match.Result), func()) {
-	if w == nil || !progress.IsTerminal(w) {
+	if w == nil {
 		return nil, func() {}
 	}
 	desc := fmt.Sprintf("gen %d gate", g)
 	var bar *progress.Bar
+	term, quarter := progress.IsTerminal(w), -1
 	cb := func(r *match.Result) {
+		n := r.Stats.Games()
+		if !term {
+			if q := 4 * n / max(r.Games, 1); q > quarter {
+				if quarter >= 0 && n > 0 && q < 4 {
+					plainf(w, "%s: %d of %d games, score %.3f", desc, n, r.Games, r.Stats.Points()/float64(n))
+				}
+				quarter = q
+			}
+			return
+		}
 		if bar == nil {
 			bar = progress.New(w, int64(r.Games), desc, false)
 		}
@@ -345,7 +356,7 @@ func gateProgress(g int, w io.Writer) (func(*match.Result), func()) {
 
 // poolProgress returns the progress callback of the rating pool, showing on
 // w a bar (games, time left) on a terminal and otherwise a line per pairing
-// played, and the function that ends the bar.
+// played and at each tenth of the games, and the function that ends the bar.
 func poolProgress(c Config, w io.Writer) (func(done, total int, last match.GameResult), func()) {
 	if w == nil {
 		return nil, func() {}
@@ -354,6 +365,7 @@ func poolProgress(c Config, w io.Writer) (func(done, total int, last match.GameR
 	var bar *progress.Bar
 	perPairing := map[int]int{}
 	games := c.Pool.GamesPerPair + c.Pool.GamesPerPair%2
+	tenth := -1
 	cb := func(done, total int, last match.GameResult) {
 		if term {
 			if bar == nil {
@@ -363,8 +375,15 @@ func poolProgress(c Config, w io.Writer) (func(done, total int, last match.GameR
 			return
 		}
 		perPairing[last.Pairing]++
-		if perPairing[last.Pairing] == games {
+		switch t := 10 * done / max(total, 1); {
+		case perPairing[last.Pairing] == games:
 			plainf(w, "pool: %s vs %s played; %d of %d games", last.A, last.B, done, total)
+			tenth = t
+		case t > tenth && tenth >= 0 && t < 10:
+			plainf(w, "pool: %d of %d games", done, total)
+			tenth = t
+		default:
+			tenth = max(tenth, t)
 		}
 	}
 	return cb, func() { bar.Finish() }

@@ -64,6 +64,10 @@ func TestConfigErrors(t *testing.T) {
 		{"gate:\n  max_turns: -1\n", "gate.max_turns -1"},
 		{"gate:\n  search:\n    cpuct: -1\n", "gate.search.cpuct -1"},
 		{"pool:\n  search:\n    temperature: .nan\n", "pool.search.temperature NaN"},
+		{"pool:\n  anchors: [\"gen0,name=gen2\"]\n", "pool.anchors[0] \"gen0,name=gen2\": the name gen2 is the pipeline's"},
+		{"pool:\n  anchors: [\"aei=/nonexistent/engine aei\"]\n", "pool.anchors[0] \"aei=/nonexistent/engine aei\": "},
+		{"pool:\n  anchors: [random, random]\n", "pool.anchors[1] \"random\": two anchors are named random"},
+		{"pool:\n  anchors: [\"visits=3\"]\n", "pool.anchors[0]: player"},
 	}
 	for _, tc := range tests {
 		p := filepath.Join(dir, "c.yaml")
