@@ -95,6 +95,9 @@ func testTemplate(t *testing.T, cl *slurmtest.Cluster, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(run, "gen=0000"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := gen0.Save(filepath.Join(run, "gen=0000", "weights.json")); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -118,8 +117,10 @@ type controller struct {
 	log      *slog.Logger
 	opt      Options
 	attempts map[unit]int
-	logs     map[unit]string // the log of each unit's last attempt
-	stages   map[string]bool // stages told to opt.Stages
+	logs     map[unit]string      // the log of each unit's last attempt
+	stages   map[string]bool      // stages told to opt.Stages
+	started  map[string]time.Time // when each stage was first seen running
+	finished map[string]bool      // stages whose metrics are written
 }
 
 // runSlurm runs the loop of c as Slurm jobs.
@@ -153,7 +154,8 @@ func runSlurm(ctx context.Context, c Config, opt Options) (*Report, error) {
 // runBatch runs the loop of c on bs, with its files in dir.
 func runBatch(ctx context.Context, c Config, bs batchSystem, dir string, opt Options) (*Report, error) {
 	ctl := &controller{c: c, bs: bs, dir: dir, log: opt.Log, opt: opt,
-		attempts: map[unit]int{}, logs: map[unit]string{}, stages: map[string]bool{}}
+		attempts: map[unit]int{}, logs: map[unit]string{}, stages: map[string]bool{},
+		started: map[string]time.Time{}, finished: map[string]bool{}}
 	if ctl.log == nil {
 		ctl.log = slog.Default()
 	}
@@ -250,13 +252,15 @@ func (ctl *controller) plan() []unit {
 	return todo
 }
 
-// poolDone reports whether the report of every generation is written.
+// poolDone reports whether the pool is complete and the report written
+// after it.
 func (ctl *controller) poolDone() bool {
-	var rep struct {
-		Generations []json.RawMessage `json:"generations"`
+	if !poolDone(ctl.c) {
+		return false
 	}
-	err := readJSON(filepath.Join(ctl.c.Out, "report.json"), &rep)
-	return err == nil && len(rep.Generations) == ctl.c.Generations+1
+	ratings, err1 := os.Stat(filepath.Join(ctl.c.Out, "pool", "ratings.json"))
+	report, err2 := os.Stat(filepath.Join(ctl.c.Out, "report.json"))
+	return err1 == nil && err2 == nil && !report.ModTime().Before(ratings.ModTime())
 }
 
 // done reports whether u's output is written.
@@ -384,7 +388,7 @@ func (ctl *controller) watch(ctx context.Context, jobs []submitted, ids []string
 			return err
 		}
 		if jobs != nil {
-			done, desc := ctl.status(jobs, q)
+			done, desc := ctl.status(ctx, jobs, q)
 			bar.Set(int64(done))
 			bar.Describe(desc)
 		}
@@ -400,8 +404,9 @@ func (ctl *controller) watch(ctx context.Context, jobs []submitted, ids []string
 }
 
 // status counts the finished units of jobs, tells opt.Stages of the stages
-// that have started, and describes the first unfinished stage from q.
-func (ctl *controller) status(jobs []submitted, q []queued) (done int, desc string) {
+// that have started, writes the metrics of those that have finished, and
+// describes the first unfinished stage from q.
+func (ctl *controller) status(ctx context.Context, jobs []submitted, q []queued) (done int, desc string) {
 	state := map[string]map[int]string{}
 	for _, e := range q {
 		if state[e.ID] == nil {
@@ -429,14 +434,33 @@ func (ctl *controller) status(jobs []submitted, q []queued) (done int, desc stri
 			}
 		}
 		done += finished
+		key := stageKey(j.Job.Generation, j.Job.Stage)
 		if running > 0 || finished > 0 {
 			ctl.tell(j.Job.Generation, j.Job.Stage, false)
+			if _, ok := ctl.started[key]; !ok {
+				ctl.started[key] = time.Now()
+			}
+		}
+		if !ctl.finished[key] && ctl.stageComplete(j.Job.Generation, j.Job.Stage) {
+			ctl.finished[key] = true
+			if err := stageDone(ctx, ctl.c, ctl.opt.Progress, ctl.log, j.Job.Generation, j.Job.Stage, ctl.started[key]); err != nil {
+				ctl.log.Warn("metrics not written", "err", err)
+			}
 		}
 		if desc == "" && finished < len(j.Units) {
 			desc = fmt.Sprintf("%s: %d running, %d queued", j.logName(), running, pending)
 		}
 	}
 	return done, desc
+}
+
+// stageComplete reports whether every unit of a stage is done (for
+// self-play, every shard of the generation, not only those of this round).
+func (ctl *controller) stageComplete(g int, stage string) bool {
+	if stage != StageSelfPlay {
+		return ctl.done(unit{stage, g, -1})
+	}
+	return selfPlayDone(ctl.c.SelfPlay, filepath.Join(genDir(ctl.c.Out, g), "selfplay"))
 }
 
 // tellSkipped tells opt.Stages of the stages whose output is complete.

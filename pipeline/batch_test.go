@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -273,6 +274,22 @@ func TestBatchRun(t *testing.T) {
 			if n != 1 {
 				t.Errorf("%s ran %d times", u, n)
 			}
+		}
+		// A metrics line per stage, as the local loop writes.
+		b, err := os.ReadFile(filepath.Join(c.Out, MetricsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var metrics []string
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var m Metric
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%s: %v", MetricsFile, err)
+			}
+			metrics = append(metrics, fmt.Sprintf("%d %s", m.Generation, m.Stage))
+		}
+		if want := []string{"0 self-play", "1 train", "1 gate", "1 self-play", "2 train", "2 gate", "2 pool"}; !reflect.DeepEqual(metrics, want) {
+			t.Errorf("%s: stages %q, want %q", MetricsFile, metrics, want)
 		}
 		// A finished run submits nothing.
 		fb2 := newFakeBatch(c, nil)

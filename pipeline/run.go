@@ -105,6 +105,7 @@ func Run(ctx context.Context, c Config, opt Options) (*Report, error) {
 		return nil, err
 	}
 	if c.Scheduler == SchedulerSlurm {
+		opt.Log = log // the run's log file too
 		return runSlurm(ctx, c, opt)
 	}
 	log.Info("run started", "out", c.Out, "generations", c.Generations)
