@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,7 +29,8 @@ const slurmEnv = "ARIMAALAB_SLURM"
 //     every shard, candidate, weights file and decision byte for byte as
 //     the local loop does, and the two times are logged;
 //   - a self-play array task cancelled in the middle of its shard (scancel)
-//     is submitted again and the run still ends identical.
+//     is submitted again and the run still ends identical (a run of the
+//     first generation only, compared with the local run's files of it).
 func TestSlurm(t *testing.T) {
 	if os.Getenv(slurmEnv) == "" {
 		t.Skipf("set %s=1 to run it: it starts a Slurm cluster on this machine (as root; it installs %s when missing) and runs the quick preset three times (minutes)",
@@ -37,7 +39,14 @@ func TestSlurm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the quick preset three times (minutes)")
 	}
+	// End the work a minute before go test's deadline, so that the cluster
+	// is stopped by Cleanup.
 	ctx := context.Background()
+	if d, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-time.Minute))
+		t.Cleanup(cancel)
+	}
 	start := time.Now()
 	cl, err := slurmtest.Start(ctx, t.TempDir(), slurmtest.Options{Install: true, Log: t.Logf})
 	if errors.Is(err, slurmtest.ErrUnavailable) {
@@ -54,8 +63,8 @@ func TestSlurm(t *testing.T) {
 	t.Logf("cluster up in %.1fs", time.Since(start).Seconds())
 	bin := build(t, "pipeline", "selfplay")
 
-	t.Run("template", func(t *testing.T) { testTemplate(t, cl, bin) })
-	t.Run("pipeline", func(t *testing.T) { testPipeline(t, cl, bin) })
+	t.Run("template", func(t *testing.T) { testTemplate(ctx, t, cl, bin) })
+	t.Run("pipeline", func(t *testing.T) { testPipeline(ctx, t, cl, bin) })
 }
 
 // build builds the commands into a temporary directory.
@@ -72,23 +81,27 @@ func build(t *testing.T, names ...string) string {
 }
 
 // command runs a command with the cluster's environment and returns its
-// output, failing the test when it fails.
-func command(t *testing.T, cl *slurmtest.Cluster, env []string, dir, name string, args ...string) (string, time.Duration) {
+// output, failing the test when it fails. It is stopped (SIGTERM) when ctx
+// ends, so that the test fails with the daemons stopped rather than being
+// killed by go test's timeout with them running.
+func command(ctx context.Context, t *testing.T, cl *slurmtest.Cluster, env []string, dir, name string, args ...string) (string, time.Duration) {
 	t.Helper()
-	cmd := exec.Command(name, args...)
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 30 * time.Second
 	cmd.Dir = dir
 	cmd.Env = append(cl.Env(), env...)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		t.Fatalf("%s %s: %v (context: %v)\n%s", name, strings.Join(args, " "), err, ctx.Err(), out)
 	}
 	return string(out), time.Since(start)
 }
 
 // testTemplate submits selfplay.slurm as written, with its variables set to
 // a temporary run, and compares its shards with one selfplay process's.
-func testTemplate(t *testing.T, cl *slurmtest.Cluster, bin string) {
+func testTemplate(ctx context.Context, t *testing.T, cl *slurmtest.Cluster, bin string) {
 	work := t.TempDir()
 	run := filepath.Join(work, "run")
 	gen0, err := configs.Gen0()
@@ -113,21 +126,22 @@ func testTemplate(t *testing.T, cl *slurmtest.Cluster, bin string) {
 		t.Fatal(err)
 	}
 	env := []string{"RUN=" + run, "GEN=0000", "GAMES=6", "SHARDS=3", "SEED=5", "CONFIG=" + cfg, "SELFPLAY=" + filepath.Join(bin, "selfplay")}
-	out, took := command(t, cl, env, work, "sbatch", "--wait", "--array=0-2", script)
+	out, took := command(ctx, t, cl, env, work, "sbatch", "--wait", "--array=0-2", script)
 	t.Logf("selfplay.slurm: %s(%.1fs)", out, took.Seconds())
 	logs, _ := filepath.Glob(filepath.Join(work, "logs", "selfplay-*.out"))
 	if len(logs) != 3 {
 		t.Errorf("logs %v: want one per task, where the template's --output puts them", logs)
 	}
 	local := filepath.Join(work, "local")
-	command(t, cl, nil, work, filepath.Join(bin, "selfplay"), "-out", local, "-weights", filepath.Join(run, "gen=0000", "weights.json"),
+	command(ctx, t, cl, nil, work, filepath.Join(bin, "selfplay"), "-out", local, "-weights", filepath.Join(run, "gen=0000", "weights.json"),
 		"-games", "6", "-shards", "3", "-seed", fmt.Sprint(5*1000003+0), "-config", cfg)
 	same(t, files(t, local, nil), files(t, filepath.Join(run, "gen=0000", "selfplay"), nil))
 }
 
-// testPipeline runs the quick preset locally and through Slurm, then through
-// Slurm with an array task cancelled in the middle of its shard.
-func testPipeline(t *testing.T, cl *slurmtest.Cluster, bin string) {
+// testPipeline runs the quick preset locally and through Slurm, then its
+// first generation through Slurm with an array task cancelled in the middle
+// of its shard.
+func testPipeline(ctx context.Context, t *testing.T, cl *slurmtest.Cluster, bin string) {
 	work := t.TempDir()
 	run := filepath.Join(work, "run")
 	pipeline := filepath.Join(bin, "pipeline")
@@ -139,7 +153,7 @@ func testPipeline(t *testing.T, cl *slurmtest.Cluster, bin string) {
 		t.Fatal(err)
 	}
 
-	_, localTime := command(t, cl, nil, work, pipeline, "-out", run)
+	_, localTime := command(ctx, t, cl, nil, work, pipeline, "-out", run)
 	if err := os.Rename(run, run+"-local"); err != nil {
 		t.Fatal(err)
 	}
@@ -148,22 +162,28 @@ func testPipeline(t *testing.T, cl *slurmtest.Cluster, bin string) {
 		t.Fatalf("the local run wrote only %d files to compare", len(want))
 	}
 
-	out, slurmTime := command(t, cl, nil, work, pipeline, "-out", run, "-scheduler", "slurm", "-config", cfg)
+	out, slurmTime := command(ctx, t, cl, nil, work, pipeline, "-out", run, "-scheduler", "slurm", "-config", cfg)
 	same(t, want, files(t, run, comparable))
 	t.Logf("quick preset: local %.1fs, slurm %.1fs (%.2fx)", localTime.Seconds(), slurmTime.Seconds(), slurmTime.Seconds()/localTime.Seconds())
 	if !strings.Contains(out, "gen 0 self-play") || !strings.Contains(out, "report: ") {
 		t.Errorf("the slurm run's output lacks its stages or report:\n%s", out)
 	}
+	if b, err := os.ReadFile(filepath.Join(run, "metrics.jsonl")); err != nil || bytes.Count(b, []byte("\n")) != 10 {
+		t.Errorf("metrics.jsonl: %v, %d lines, want one per stage (10)", err, bytes.Count(b, []byte("\n")))
+	}
 	// A finished run submits nothing and ends with the same report.
-	if out, _ := command(t, cl, nil, work, pipeline, "-out", run, "-scheduler", "slurm", "-config", cfg); !strings.Contains(out, "(done before)") {
+	if out, _ := command(ctx, t, cl, nil, work, pipeline, "-out", run, "-scheduler", "slurm", "-config", cfg); !strings.Contains(out, "(done before)") {
 		t.Errorf("rerun of a finished run:\n%s", out)
 	}
 	if err := os.RemoveAll(run); err != nil {
 		t.Fatal(err)
 	}
 
-	// Cancel task 1 of generation 0's self-play while it plays its shard.
-	cmd := exec.Command(pipeline, "-out", run, "-scheduler", "slurm", "-config", cfg)
+	// The first generation again, with task 1 of its self-play cancelled
+	// while it plays its shard: its files must be the local run's.
+	cmd := exec.CommandContext(ctx, pipeline, "-out", run, "-scheduler", "slurm", "-config", cfg, "-generations", "1")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 30 * time.Second
 	cmd.Dir = work
 	cmd.Env = cl.Env()
 	var output bytes.Buffer
@@ -175,8 +195,9 @@ func testPipeline(t *testing.T, cl *slurmtest.Cluster, bin string) {
 	go func() { done <- cmd.Wait() }()
 	claim := filepath.Join(run, "gen=0000", "selfplay", "shard-00001.arrow.claim")
 	task := ""
-	for deadline := time.Now().Add(5 * time.Minute); task == "" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		out, err := cl.Command(context.Background(), "squeue", "--noheader", "--array", "--states=RUNNING",
+	for task == "" && ctx.Err() == nil {
+		time.Sleep(200 * time.Millisecond)
+		out, err := cl.Command(ctx, "squeue", "--noheader", "--array", "--states=RUNNING",
 			"--name=arimaalab-gen=0000-self-play", "--format=%i")
 		if err != nil {
 			continue
@@ -188,21 +209,30 @@ func testPipeline(t *testing.T, cl *slurmtest.Cluster, bin string) {
 		}
 	}
 	if task == "" {
-		cmd.Process.Kill()
 		t.Fatalf("task 1 of generation 0's self-play never ran:\n%s", output.String())
 	}
 	time.Sleep(time.Second) // well inside its shard
 	if exists(strings.TrimSuffix(claim, ".claim")) {
 		t.Fatal("shard 1 was written within a second: nothing to cancel in the middle of")
 	}
-	if _, err := cl.Command(context.Background(), "scancel", task); err != nil {
+	if _, err := cl.Command(ctx, "scancel", task); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("cancelled task %s in the middle of its shard", task)
 	if err := <-done; err != nil {
 		t.Fatalf("the run with a cancelled task: %v\n%s", err, output.String())
 	}
-	same(t, want, files(t, run, comparable))
+	got := files(t, run, func(rel string) bool { return comparable(rel) && !strings.HasPrefix(rel, "report.") })
+	for _, f := range []string{"gen=0000/selfplay/shard-00001.arrow", "gen=0001/candidate.json", "gen=0001/decision.json", "gen=0001/weights.json"} {
+		if _, ok := got[filepath.FromSlash(f)]; !ok {
+			t.Errorf("%s: missing", f)
+		}
+	}
+	for name, b := range got {
+		if !bytes.Equal(b, want[name]) {
+			t.Errorf("%s: differs from the local run's", name)
+		}
+	}
 	logs, _ := filepath.Glob(filepath.Join(run, "slurm", "logs", "gen=0000-self-play-*_1.log"))
 	if len(logs) != 2 {
 		t.Fatalf("logs of shard 1: %v, want the cancelled task's and its retry's", logs)

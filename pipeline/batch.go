@@ -24,8 +24,8 @@ import (
 // Then it reads the run directory again: when a task or job failed, the
 // jobs after it were cancelled by the scheduler (--kill-on-invalid-dep), and
 // the rest of the run is submitted again, the failed part included, up to
-// max_retries times. Jobs run `pipeline stage` (RunJob), so they write the
-// bytes the local loop writes.
+// max_retries times. Jobs run `pipeline stage` (RunJob) with the run's
+// settings (RUN/config.yaml), so they write the bytes the local loop writes.
 
 // batchSystem is what the controller needs of a batch scheduler.
 type batchSystem interface {
@@ -113,7 +113,7 @@ func (u unit) String() string {
 type controller struct {
 	c        Config
 	bs       batchSystem
-	dir      string // RUN/slurm: the job config, logs, job ids
+	dir      string // RUN/slurm: logs, job ids, the binary
 	log      *slog.Logger
 	opt      Options
 	attempts map[unit]int
@@ -137,16 +137,18 @@ func runSlurm(ctx context.Context, c Config, opt Options) (*Report, error) {
 	if cli.workDir, err = os.Getwd(); err != nil {
 		return nil, err
 	}
-	if cli.config, err = filepath.Abs(filepath.Join(dir, "config.yaml")); err != nil {
+	// The jobs read the run's settings, which Run has just checked and
+	// written.
+	if cli.config, err = filepath.Abs(filepath.Join(c.Out, SettingsFile)); err != nil {
 		return nil, err
+	}
+	if _, err := LoadJobConfig(cli.config); err != nil {
+		return nil, fmt.Errorf("scheduler slurm: the settings for the jobs: %w", err)
 	}
 	if cli.binary == "" {
 		if cli.binary, err = copyExecutable(filepath.Join(dir, "bin", "pipeline")); err != nil {
 			return nil, fmt.Errorf("scheduler slurm: the pipeline binary for the jobs: %w", err)
 		}
-	}
-	if err := SaveJobConfig(cli.config, c); err != nil {
-		return nil, err
 	}
 	return runBatch(ctx, c, cli, dir, opt)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -372,10 +373,9 @@ func readReport(t *testing.T, dir string) Report {
 	return r
 }
 
-// TestJobConfigRoundTrip: the job config holds every setting, so a job reads
-// back exactly the settings of the controller.
+// TestJobConfigRoundTrip: a run's config.yaml holds every setting, so a job
+// reads back exactly the settings of the controller; Init writes it.
 func TestJobConfigRoundTrip(t *testing.T) {
-	dir := t.TempDir()
 	for _, name := range Presets() {
 		c, err := Preset(name)
 		if err != nil {
@@ -384,11 +384,14 @@ func TestJobConfigRoundTrip(t *testing.T) {
 		c.Scheduler = SchedulerSlurm
 		c.Slurm.Partition, c.Slurm.SelfPlay = "batch", SlurmResources{CPUs: 4, Mem: "2G", Time: "1-00:00:00", MaxParallel: 8}
 		c.Slurm.Sbatch = []string{"--qos=low"}
-		p := filepath.Join(dir, name+".yaml")
-		if err := SaveJobConfig(p, c); err != nil {
+		c.Out = t.TempDir()
+		if err := Init(c, slog.New(slog.DiscardHandler)); err != nil {
 			t.Fatal(err)
 		}
-		got, err := LoadJobConfig(p)
+		if !exists(filepath.Join(c.Out, "gen=0000", "weights.json")) {
+			t.Error("Init wrote no weights of generation 0")
+		}
+		got, err := LoadJobConfig(filepath.Join(c.Out, SettingsFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,12 +47,33 @@ func (j Job) Args(config string, workers int) []string {
 	return append(args, j.Stage)
 }
 
+// Init prepares the run directory of c for stages run as jobs of another
+// scheduler (RunJob, `pipeline stage -config RUN/config.yaml`): it checks c
+// against the settings the run was started with, as Run does, refusing
+// changes that would alter its results, writes them as RUN/config.yaml, and
+// writes generation 0's weights.
+func Init(c Config, log *slog.Logger) error {
+	if log == nil {
+		log = slog.Default()
+	}
+	c, err := settle(c, log)
+	if err != nil {
+		return err
+	}
+	return initRun(c)
+}
+
 // RunJob runs the stage j of the run c and writes a line on what it did to
 // out. A stage whose output is complete does nothing more.
 func RunJob(ctx context.Context, c Config, j Job, out io.Writer, opt Options) error {
 	log := opt.Log
 	if log == nil {
 		log = slog.Default()
+	}
+	switch j.Stage {
+	case StageSelfPlay, StageTrain, StageGate, StagePool:
+	default:
+		return fmt.Errorf("stage %q: want %s, %s, %s or %s", j.Stage, StageSelfPlay, StageTrain, StageGate, StagePool)
 	}
 	if j.Workers < 0 {
 		return fmt.Errorf("workers %d: want 0 (one per core) or more", j.Workers)
@@ -100,8 +121,6 @@ func RunJob(ctx context.Context, c Config, j Job, out io.Writer, opt Options) er
 			return err
 		}
 		fmt.Fprintf(out, "pool and report written: best generation %d\n", rep.Best)
-	default:
-		return fmt.Errorf("stage %q: want %s, %s, %s or %s", j.Stage, StageSelfPlay, StageTrain, StageGate, StagePool)
 	}
 	return nil
 }

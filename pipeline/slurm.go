@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // The schedulers.
@@ -115,19 +113,9 @@ func (c *Config) validateScheduler() error {
 	return nil
 }
 
-// SaveJobConfig writes the whole of c (every key) to path, through a
-// temporary file, for the jobs of a batch scheduler (LoadJobConfig).
-func SaveJobConfig(path string, c Config) error {
-	b, err := yaml.Marshal(c)
-	if err != nil {
-		return err
-	}
-	header := []byte("# The settings of a run, every key, written by the pipeline for its jobs.\n")
-	return writeFile(path, append(header, b...))
-}
-
-// LoadJobConfig reads a config written by SaveJobConfig: every key comes
-// from the file (none from a preset), decoded strictly and checked.
+// LoadJobConfig reads the settings a job runs with: a run's config.yaml
+// (SettingsFile), which holds every key. Every key comes from the file (none
+// from a preset), decoded strictly and checked.
 func LoadJobConfig(path string) (Config, error) {
 	var c Config
 	b, err := os.ReadFile(path)
@@ -146,7 +134,7 @@ func LoadJobConfig(path string) (Config, error) {
 type slurmCLI struct {
 	cfg     SlurmConfig
 	binary  string // the pipeline executable, as the nodes see it
-	config  string // the job config (SaveJobConfig)
+	config  string // the run's settings, RUN/config.yaml (LoadJobConfig)
 	workDir string // the jobs' working directory
 }
 

@@ -35,6 +35,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -65,6 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "run directory (default: the preset's, runs/quick for quick)")
 	verifyOnly := fs.Bool("verify-only", false, "check the engine and stop")
 	scheduler := fs.String("scheduler", "", "run the stages here (local, the default) or as Slurm jobs (slurm); overrides the config's scheduler")
+	initOnly := fs.Bool("init", false, "write the run's settings (RUN/config.yaml, checked as a start checks them) and generation 0's weights, and stop:\nfor stages run by another scheduler with `pipeline stage -config RUN/config.yaml` (docs/scaling.md)")
 	takeOver := fs.Bool("takeover", false, "take over the run directory's claim, and its shards', whatever the owner\n(for a pipeline on another host known to be gone; one killed on this host is taken over without it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: pipeline [-preset quick|standard|large] [-config FILE] [-out DIR] [-generations N] [-branch DIR] [-scheduler local|slurm]")
@@ -126,6 +128,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 		defer claim.Release()
+	}
+	if *initOnly && !*verifyOnly {
+		log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		if err := pipeline.Init(pipeline.Settled(cfg), log); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "settings written: %s\n", filepath.Join(cfg.Out, pipeline.SettingsFile))
+		return 0
 	}
 	start := time.Now()
 	fmt.Fprintln(stdout, "engine verification")

@@ -18,7 +18,7 @@ import (
 func runStage(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("pipeline stage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "the run's job config (RUN/slurm/config.yaml, every key), required")
+	configPath := fs.String("config", "", "the run's settings, every key: RUN/config.yaml (required)")
 	gen := fs.Int("gen", -1, "the generation of the stage (self-play: the one whose weights play)")
 	shard := fs.Int("shard", -1, "self-play: the one shard to play (default: $SLURM_ARRAY_TASK_ID, $JOB_COMPLETION_INDEX, or all)")
 	workers := fs.Int("workers", 0, "games at once, or training threads (default: one per core)")
