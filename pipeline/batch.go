@@ -384,10 +384,31 @@ func (ctl *controller) watch(ctx context.Context, jobs []submitted, ids []string
 		}
 	}
 	defer bar.Finish()
+	var failing time.Time // since when the queue cannot be read
 	for {
 		q, err := ctl.bs.Queue(ctx, ids)
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
+			// A busy or restarting slurmctld: keep watching for a while.
+			if failing.IsZero() {
+				failing = time.Now()
+				ctl.log.Warn("the queue cannot be read; trying again", "err", err)
+			}
+			if time.Since(failing) > queueGrace {
+				return fmt.Errorf("the queue could not be read for %v: %w", queueGrace, err)
+			}
+			q = nil
+		} else if err != nil {
 			return err
+		} else {
+			failing = time.Time{}
+		}
+		if !failing.IsZero() {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(ctl.c.Slurm.Poll):
+			}
+			continue
 		}
 		if jobs != nil {
 			done, desc := ctl.status(ctx, jobs, q)
@@ -405,32 +426,40 @@ func (ctl *controller) watch(ctx context.Context, jobs []submitted, ids []string
 	}
 }
 
+// queueGrace is how long the controller keeps trying to read a queue that
+// cannot be read before it gives up.
+const queueGrace = 5 * time.Minute
+
 // status counts the finished units of jobs, tells opt.Stages of the stages
 // that have started, writes the metrics of those that have finished, and
 // describes the first unfinished stage from q.
 func (ctl *controller) status(ctx context.Context, jobs []submitted, q []queued) (done int, desc string) {
-	state := map[string]map[int]string{}
+	state := map[string]map[int]queued{}
 	for _, e := range q {
 		if state[e.ID] == nil {
-			state[e.ID] = map[int]string{}
+			state[e.ID] = map[int]queued{}
 		}
-		state[e.ID][e.Task] = e.State
+		state[e.ID][e.Task] = e
 	}
 	for _, j := range jobs {
 		running, pending, finished := 0, 0, 0
+		reason := "" // why the first queued task waits
 		for _, u := range j.Units {
 			task := -1
 			if u.Stage == StageSelfPlay {
 				task = u.Shard
 			}
-			s, queuedNow := state[j.ID][task]
+			e, queuedNow := state[j.ID][task]
 			switch {
 			case ctl.done(u):
 				finished++
 			case !queuedNow:
 				finished++ // ended without its output: failed, counted at the round's end
-			case s == "PENDING":
+			case e.State == "PENDING":
 				pending++
+				if reason == "" && e.Reason != "" && e.Reason != "None" {
+					reason = " (" + e.Reason + ")"
+				}
 			default:
 				running++
 			}
@@ -450,7 +479,7 @@ func (ctl *controller) status(ctx context.Context, jobs []submitted, q []queued)
 			}
 		}
 		if desc == "" && finished < len(j.Units) {
-			desc = fmt.Sprintf("%s: %d running, %d queued", j.logName(), running, pending)
+			desc = fmt.Sprintf("%s: %d running, %d queued%s", j.logName(), running, pending, reason)
 		}
 	}
 	return done, desc

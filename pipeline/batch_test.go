@@ -26,11 +26,12 @@ type fakeBatch struct {
 	c    Config
 	fail func(u unit, attempt int) bool
 
-	mu       sync.Mutex
-	next     int
-	jobs     map[string]*fakeJob
-	attempts map[unit]int
-	wg       sync.WaitGroup
+	mu          sync.Mutex
+	queueErrors int // Queue fails this many more times (a busy slurmctld)
+	next        int
+	jobs        map[string]*fakeJob
+	attempts    map[unit]int
+	wg          sync.WaitGroup
 }
 
 type fakeJob struct {
@@ -135,6 +136,10 @@ func (f *fakeBatch) finish(j *fakeJob, ok bool) {
 func (f *fakeBatch) Queue(_ context.Context, ids []string) ([]queued, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.queueErrors > 0 {
+		f.queueErrors--
+		return nil, errors.New("squeue: slurm_load_jobs error: Socket timed out on send/recv operation")
+	}
 	var q []queued
 	for _, id := range ids {
 		j := f.jobs[id]
@@ -243,7 +248,8 @@ func localRun(t *testing.T, c Config) map[string][]byte {
 
 // TestBatchRun runs the loop on a batch system (in this process) and checks
 // that it writes the local run's bytes, with failed tasks and jobs submitted
-// again, and that a task that always fails stops the run naming its log.
+// again and a queue that cannot be read for a while, that a task that always
+// fails stops the run naming its log, and that an interrupted run continues.
 func TestBatchRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole loop several times")
@@ -303,6 +309,7 @@ func TestBatchRun(t *testing.T) {
 	t.Run("retries", func(t *testing.T) {
 		failing := map[unit]bool{{StageSelfPlay, 0, 1}: true, {StageTrain, 2, -1}: true, {StageGate, 1, -1}: true}
 		fb := newFakeBatch(c, func(u unit, attempt int) bool { return failing[u] && attempt == 1 })
+		fb.queueErrors = 5
 		if _, err := runBatch(context.Background(), c, fb, filepath.Join(c.Out, "slurm"), quiet()); err != nil {
 			t.Fatal(err)
 		}

@@ -51,7 +51,8 @@ type SlurmConfig struct {
 // the cluster's defaults.
 type SlurmResources struct {
 	// CPUs is --cpus-per-task, and the games (self-play, gate, pool) or
-	// threads (train) of the job. 0: one per core of the node.
+	// threads (train) of the job. 0: the cluster's default (one CPU, as a
+	// rule), and a game or thread per CPU the job can use.
 	CPUs int `yaml:"cpus"`
 	// Mem is --mem, the memory of the job: a number with an optional unit
 	// K, M, G or T (2G).
