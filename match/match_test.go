@@ -49,8 +49,8 @@ func TestParseSpec(t *testing.T) {
 		{"weights=gen-3.json,visits=50,name=g3,temp=0.5,temp-turns=8", "visits=100", func(s Spec) bool {
 			return s.Name == "g3" && s.Weights == "gen-3.json" && s.Search.Visits == 50 && s.Temp == 0.5 && s.TempTurns == 8
 		}},
-		{"gen0,leaf=static,scan=off,minimax=-1", "", func(s Spec) bool {
-			return s.Search.Leaf == mcts.LeafStatic && s.Search.Scan == mcts.ScanOff && s.Search.Minimax == -1
+		{"gen0,leaf=static,scan=off", "", func(s Spec) bool {
+			return s.Search.Leaf == mcts.LeafStatic && s.Search.Scan == mcts.ScanOff && s.Search.Minimax == 0
 		}},
 		{"gen0,scan=on,minimax=0.25", "", func(s Spec) bool {
 			return s.Search.Scan == mcts.ScanOn && s.Search.Minimax == 0.25
@@ -70,7 +70,7 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "visits=200", "gen0,visits=-1", "gen0,200", "random,visits=10", "gen0,bogus=1",
-		"gen0,time=0s", "gen0,priors=smart", "gen0,scan=maybe", "gen0,minimax=2", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s"} {
+		"gen0,time=0s", "gen0,priors=smart", "gen0,scan=maybe", "gen0,minimax=2", "gen0,minimax=-1", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s"} {
 		if s, err := ParseSpec(bad, ""); err == nil {
 			t.Errorf("ParseSpec(%q) accepted: %+v", bad, s)
 		}

@@ -262,8 +262,8 @@ func (s *Spec) setKey(k, v string) error {
 		s.Search.Scan = mcts.Scan(v)
 	case k == "minimax":
 		f, perr := strconv.ParseFloat(v, 32)
-		if perr != nil || f > 1 {
-			return fmt.Errorf("minimax=%q: want a share up to 1 (negative: off)", v)
+		if perr != nil || f < 0 || f > 1 {
+			return fmt.Errorf("minimax=%q: want a share from 0 (off) to 1", v)
 		}
 		s.Search.Minimax = float32(f)
 	case k == "time":

@@ -62,8 +62,10 @@ const (
 	// ScanOff plays the tree search's choice as it is.
 	ScanOff Scan = "off"
 	// ScanAuto scans when the search is large enough for the scan's cost (a
-	// few tens of milliseconds) to be small beside it: a time budget, or at
-	// least scanMinVisits simulations. Cheap self-play searches skip it.
+	// few tens of milliseconds) to be small beside it: at least scanMinVisits
+	// simulations, or a time budget without a smaller cap on simulations.
+	// Cheap self-play searches skip it. A search bounded by time leaves the
+	// last tenth of its time to the scan.
 	ScanAuto Scan = "auto"
 )
 
@@ -89,9 +91,9 @@ type Config struct {
 	// Scan is "auto", "on" or "off" (default auto): whether a full-width scan
 	// of the turn checks the move chosen (see ScanOn and ScanAuto).
 	Scan Scan `yaml:"scan" json:"scan"`
-	// Minimax is the share of the implicit minimax value in the value of an
-	// action during selection, the rest being the mean of its simulations
-	// (default 0.5; a negative value turns it off). See backup.
+	// Minimax is the share, 0 to 1, of the implicit minimax value in the value
+	// of an action during selection, the rest being the mean of its
+	// simulations (default 0: the mean alone). See worker.minimax.
 	Minimax float32 `yaml:"minimax" json:"minimax"`
 	// DirichletAlpha enables root noise when positive (KataGo-style exploration for self-play).
 	DirichletAlpha float32 `yaml:"dirichlet_alpha" json:"dirichlet_alpha"`
@@ -149,11 +151,8 @@ func (c Config) withDefaults() (Config, error) {
 	default:
 		return c, fmt.Errorf("mcts: scan %q: want auto, on or off", c.Scan)
 	}
-	switch {
-	case c.Minimax == 0:
-		c.Minimax = 0.5
-	case c.Minimax > 1:
-		return c, fmt.Errorf("mcts: minimax %v: want at most 1 (negative turns it off)", c.Minimax)
+	if c.Minimax < 0 || c.Minimax > 1 {
+		return c, fmt.Errorf("mcts: minimax %v: want 0 to 1", c.Minimax)
 	}
 	if c.DirichletAlpha > 0 && c.DirichletFraction == 0 {
 		c.DirichletFraction = 0.25

@@ -165,6 +165,10 @@ func (sr *search) result(start time.Time) (*Result, error) {
 	for i := 0; i < len(cands) && i < s.cfg.TopMoves; i++ {
 		res.Top = append(res.Top, MoveVisits{engine.FormatMove(pos, cands[i].steps), cands[i].visits, cands[i].q, cands[i].proven})
 	}
+	if pick >= s.cfg.TopMoves {
+		// The scan chose a move below the most visited: Top lists it too.
+		res.Top = append(res.Top, MoveVisits{res.Move, c.visits, c.q, c.proven})
+	}
 	// The principal variation: the chosen move, then the most visited replies.
 	res.PV = append(res.PV, res.Move)
 	turn := sr.rootTurn

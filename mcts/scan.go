@@ -2,7 +2,9 @@ package mcts
 
 import (
 	"container/heap"
+	"math"
 	"slices"
+	"time"
 
 	"github.com/arimaalab/arimaalab/engine"
 )
@@ -28,8 +30,11 @@ type turnScan struct {
 	level []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
 	heap  scanHeap
 	best  float32 // the best exact value
-	// capped is set when the scan stopped at scanDeepLimit exact values.
+	// capped is set when the scan stopped at scanDeepLimit exact values, or
+	// at deadline.
 	capped bool
+	// deadline, when set, ends the refinement early.
+	deadline time.Time
 }
 
 // scanDeepLimit caps the exhaustive capture searches of one scan (each costs
@@ -85,8 +90,8 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 	heap.Init(&sc.heap)
 	deep := 0
 	sc.capped = false
-	for sc.heap.Len() > 0 {
-		if deep == scanDeepLimit {
+	for k := 0; sc.heap.Len() > 0; k++ {
+		if deep == scanDeepLimit || k%16 == 15 && !sc.deadline.IsZero() && time.Now().After(sc.deadline) {
 			sc.capped = true
 			break
 		}
@@ -138,7 +143,7 @@ func (sr *search) scans() bool {
 	case ScanOn:
 		return true
 	case ScanAuto:
-		return !sr.deadline.IsZero() || sr.limit >= scanMinVisits
+		return sr.limit >= scanMinVisits || sr.s.cfg.Time > 0 && sr.limit == math.MaxInt64
 	}
 	return false
 }
@@ -150,7 +155,7 @@ func (sr *search) scans() bool {
 // valuable one when it visited none of them).
 func (sr *search) checkPick(cands *[]moveCand, pick int) int {
 	w := sr.newWorker()
-	sc := &turnScan{gen: engine.NewMoveGen(), deep: newCaptureSearch()}
+	sc := &turnScan{gen: engine.NewMoveGen(), deep: newCaptureSearch(), deadline: sr.scanDeadline}
 	sc.deep.extra = engine.MaxSteps
 	pos := sr.rootTurn.Pos
 	if !w.scan(sc, &pos, sr.hist, scanMargin) {

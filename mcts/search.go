@@ -59,6 +59,8 @@ type search struct {
 	_         [48]byte
 	limit     int64
 	deadline  time.Time
+	// scanDeadline ends the scan of a search bounded by time (see checkPick).
+	scanDeadline time.Time
 	full      atomic.Bool
 	ctx       context.Context
 	maxDepth  atomic.Int32
@@ -131,6 +133,11 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	}
 	if s.cfg.Time > 0 {
 		sr.deadline = start.Add(s.cfg.Time)
+		if sr.scans() {
+			// The scan gets the last tenth of the time.
+			sr.scanDeadline = sr.deadline
+			sr.deadline = start.Add(s.cfg.Time * 9 / 10)
+		}
 	}
 	w0 := sr.newWorker()
 	root := sr.t.node(sr.root)
