@@ -47,24 +47,24 @@ var ErrGameOver = errors.New("mcts: no legal move: the game is over")
 
 // search is the state of one search shared by its workers.
 type search struct {
-	s         *Searcher
-	t         *tree
-	root      int64
-	rootTurn  engine.Turn
-	hist      *engine.History
-	priors    []float32    // root priors with noise, or nil
-	_         [64]byte     // keep the counters below off the cache line of the fields above
-	sims      atomic.Int64 // simulations started
-	done      atomic.Int64 // simulations finished
-	_         [48]byte
-	limit     int64
-	deadline  time.Time
+	s        *Searcher
+	t        *tree
+	root     int64
+	rootTurn engine.Turn
+	hist     *engine.History
+	priors   []float32    // root priors with noise, or nil
+	_        [64]byte     // keep the counters below off the cache line of the fields above
+	sims     atomic.Int64 // simulations started
+	done     atomic.Int64 // simulations finished
+	_        [48]byte
+	limit    int64
+	deadline time.Time
 	// scanDeadline ends the scan of a search bounded by time (see checkPick).
 	scanDeadline time.Time
-	full      atomic.Bool
-	ctx       context.Context
-	maxDepth  atomic.Int32
-	rootEdges int64
+	full         atomic.Bool
+	ctx          context.Context
+	maxDepth     atomic.Int32
+	rootEdges    int64
 }
 
 // worker holds one thread's scratch space.
