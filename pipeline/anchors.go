@@ -110,8 +110,20 @@ func againstAnchors(pool *match.PoolResult, name string, anchors []string) []Anc
 				continue
 			}
 			e := s.Pentanomial()
-			if s.Pairs() == 0 {
-				e = s.Trinomial()
+			units := s.Pairs()
+			if units == 0 {
+				e, units = s.Trinomial(), s.Games()
+			}
+			// Every game one way: the interval of the estimate collapses;
+			// bound the score one-sidedly instead. With no point in n pairs,
+			// the chance u that a pair scores is below 1 - 0.05^(1/n) at 95%,
+			// and the mean score per game is at most u.
+			u := 1 - math.Pow(0.05, 1/float64(units))
+			switch s.Points() {
+			case 0:
+				e.EloHigh = match.ScoreToElo(u)
+			case float64(s.Games()):
+				e.EloLow = match.ScoreToElo(1 - u)
 			}
 			out = append(out, AnchorResult{
 				Anchor: a, Games: s.Games(), Points: s.Points(), Score: s.Points() / float64(s.Games()),

@@ -182,8 +182,15 @@ func (r *Report) ratingPanel() (*plot.Plot, error) {
 	}
 	if !math.IsInf(ymin, 0) {
 		pad := math.Max(10, (ymax-ymin)*0.1)
-		p.Y.Min, p.Y.Max = ymin-pad, ymax+pad+(ymax-ymin)*0.35 // room for the legend
+		p.Y.Min, p.Y.Max = ymin-pad, ymax+pad
 	}
+	n := len(r.Anchors)
+	for _, xys := range []plotter.XYs{start, promoted, rejected, best, poolBest} {
+		if len(xys) > 0 {
+			n++
+		}
+	}
+	legendRoom(p, n)
 	return p, nil
 }
 
@@ -230,7 +237,13 @@ func (r *Report) lossPanel() (*plot.Plot, error) {
 	if err := series(p, fixed, colGreen, draw.SquareGlyph{}, false, "fixed validation set (comparable)"); err != nil {
 		return nil, err
 	}
-	padY(p, 0.45)
+	n := 0
+	for _, xys := range []plotter.XYs{trainL, own, fixed} {
+		if len(xys) > 0 {
+			n++
+		}
+	}
+	padY(p, n)
 	return p, nil
 }
 
@@ -246,7 +259,7 @@ func (r *Report) lengthPanel() (*plot.Plot, error) {
 		return nil, err
 	}
 	p.Y.Min = 0
-	padY(p, 0.3)
+	padY(p, 1)
 	return p, nil
 }
 
@@ -268,14 +281,15 @@ func (r *Report) goldPanel() (*plot.Plot, error) {
 	if err := series(p, xys, colGold, draw.CircleGlyph{}, false, "Gold's share"); err != nil {
 		return nil, err
 	}
-	p.Y.Min, p.Y.Max = 0, 1.3 // room for the legend above 1
+	p.Y.Min, p.Y.Max = 0, 1
+	legendRoom(p, 2)
 	p.Y.Tick.Marker = shareTicks{}
 	return p, nil
 }
 
-// padY widens the y range of p around its data, with room for the legend
-// (share of the range) at the top.
-func padY(p *plot.Plot, legend float64) {
+// padY widens the y range of p around its data, with room for a legend of n
+// entries.
+func padY(p *plot.Plot, n int) {
 	lo, hi := p.Y.Min, p.Y.Max
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || hi < lo {
 		return
@@ -285,7 +299,19 @@ func padY(p *plot.Plot, legend float64) {
 	if lo == 0 {
 		p.Y.Min = 0
 	}
-	p.Y.Max = hi + span*(0.1+legend)
+	p.Y.Max = hi + span*0.1
+	legendRoom(p, n)
+}
+
+// legendRoom raises the top of the y axis so that a legend of n entries, in
+// the top left corner, sits above the data: a share of the height for each.
+func legendRoom(p *plot.Plot, n int) {
+	f := min(0.6, 0.03+0.055*float64(n))
+	lo, hi := p.Y.Min, p.Y.Max
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || hi <= lo {
+		return
+	}
+	p.Y.Max = (hi - f*lo) / (1 - f)
 }
 
 // wholeTicks marks whole generations, about ten labels at most.

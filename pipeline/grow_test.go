@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -342,5 +343,34 @@ func TestSelfPlayStats(t *testing.T) {
 	}
 	if s.Games != c.SelfPlay.Games || s.GoldWins+s.SilverWins+s.Unfinished != s.Games || s.Shards != 2 || s.Rows == 0 {
 		t.Errorf("stats %+v of %d games in 2 shards", s, c.SelfPlay.Games)
+	}
+}
+
+// TestAgainstAnchors reads a generation's games against each anchor from
+// either side of their pairings, with a one-sided bound when every game went
+// one way.
+func TestAgainstAnchors(t *testing.T) {
+	pool := &match.PoolResult{Pairings: []*match.PairingResult{
+		// sharp4 is A: 3 wins, 1 loss for sharp4 -> 1 / 4 for gen1.
+		{A: "sharp4", B: "gen1", Stats: match.Stats{Wins: 3, Losses: 1, WW: 1, WL: 1}},
+		{A: "gen1", B: "random", Stats: match.Stats{Wins: 20, WW: 10}},
+		{A: "gen0", B: "sharp4", Stats: match.Stats{Losses: 20, LL: 10}},
+	}}
+	got := againstAnchors(pool, "gen1", []string{"sharp4", "random", "absent"})
+	if len(got) != 2 || got[0].Anchor != "sharp4" || got[1].Anchor != "random" {
+		t.Fatalf("%+v", got)
+	}
+	if a := got[0]; a.Games != 4 || a.Points != 1 || a.Score != 0.25 || !(a.Elo < 0) || !(a.EloLow < a.Elo && a.Elo < a.EloHigh) {
+		t.Errorf("gen1 against sharp4: %+v, want 1 point of 4 and a negative Elo inside its interval", a)
+	}
+	bound := match.ScoreToElo(1 - math.Pow(0.05, 0.1)) // about -182
+	if a := got[1]; a.Elo != maxElo || math.Abs(a.EloLow+bound) > 1e-9 || a.EloHigh != maxElo {
+		t.Errorf("gen1 against random (all won): %+v, want +inf with a lower bound of %.0f", a, -bound)
+	}
+	if a := againstAnchors(pool, "gen0", []string{"sharp4"})[0]; a.Elo != -maxElo || math.Abs(a.EloHigh-bound) > 1e-9 || a.Points != 0 {
+		t.Errorf("gen0 against sharp4 (all lost): %+v, want -inf with an upper bound of %.0f", a, bound)
+	}
+	if s := eloText(-maxElo) + eloText(maxElo) + eloText(12.4); s != "-inf+inf+12" {
+		t.Errorf("eloText: %q", s)
 	}
 }

@@ -384,7 +384,11 @@ func (r *Report) Markdown() string {
 		}
 	}
 	b.WriteString("\nGate: the candidate against the best weights before it, pairs of games with colours swapped; Elo from the pentanomial counts. ")
-	fmt.Fprintf(&b, "Pool: generation 0, every generation's candidate and the anchors rated together (Bradley-Terry, %s at 0; `pool/ratings.md`); its last column is the gate's question answered by the pool.\n\n", r.RatedZero)
+	who := "generation 0 and every generation's candidate"
+	if len(r.Anchors) > 0 {
+		who = "generation 0, every generation's candidate and the anchors"
+	}
+	fmt.Fprintf(&b, "Pool: %s rated together (Bradley-Terry, %s at 0; `pool/ratings.md`); its last column is the gate's question answered by the pool.\n\n", who, r.RatedZero)
 
 	if len(r.Anchors) > 0 {
 		b.WriteString("## Against the anchors\n\n| gen |")
@@ -409,7 +413,7 @@ func (r *Report) Markdown() string {
 			}
 			b.WriteString("\n")
 		}
-		b.WriteString("\nEach generation's own games against each anchor: its points, and the Elo difference they imply (pentanomial, 95%; ±inf when every game went one way).\n\n")
+		b.WriteString("\nEach generation's own games against each anchor: its points, and the Elo difference they imply with its 95% interval (pentanomial); when every game went one way, the estimate is ±inf and the interval's other end a one-sided 95% bound from the game pairs.\n\n")
 	}
 
 	b.WriteString("## Training\n\n")

@@ -42,6 +42,8 @@ func TestPipelineUsage(t *testing.T) {
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"-preset", "huge"}, 1, "no pipeline preset"},
+		{[]string{"-generations", "-2"}, 2, "-generations -2: want at least 1"},
+		{[]string{"-preset", "standard", "-config", "/nonexistent/mine.yaml"}, 1, "/nonexistent/mine.yaml"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer
