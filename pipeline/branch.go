@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -136,7 +138,14 @@ func Branch(parent string, c Config) (*BranchInfo, error) {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeJSON(filepath.Join(tmp, BranchFile), info); err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // "seed 1 -> 2", not "\u003e"
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(info); err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(tmp, BranchFile), buf.Bytes()); err != nil {
 		return nil, err
 	}
 	if err := os.Remove(c.Out); err != nil && !errors.Is(err, fs.ErrNotExist) {
