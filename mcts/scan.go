@@ -137,8 +137,13 @@ func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
 // of a rabbit at even material.
 const scanMargin = 0.03
 
-// scans reports whether the search checks its move with a scan.
+// scans reports whether the search checks its move with a scan. A search
+// stopped from outside (AEI's stop, the end of pondering) answers at once,
+// without one.
 func (sr *search) scans() bool {
+	if sr.ctx.Err() != nil {
+		return false
+	}
 	switch sr.s.cfg.Scan {
 	case ScanOn:
 		return true
