@@ -1,9 +1,11 @@
 // Package slurmtest starts a real single-node Slurm cluster for tests, in
 // the manner of net/http/httptest: the Debian packages (slurmctld, slurmd,
-// slurm-client, munge) are installed when missing, munged is started when it
-// is not running, and slurmctld and slurmd run in the foreground with a
-// one-node slurm.conf in a directory of their own (state, spool, logs), on
-// free ports, without systemd. Close stops only the daemons Start started.
+// slurm-client, munge) are installed when missing, a munged of its own runs
+// on a socket of its own (the machine's munged, if any, and other clusters
+// side by side are left alone), and slurmctld and slurmd run in the
+// foreground with a one-node slurm.conf in a directory of their own (state,
+// spool, logs), on free ports, without systemd. Close stops the three daemons
+// Start started, and only those.
 //
 // It needs root (to install packages, start munged as user munge and run
 // slurmd); Start returns an error wrapping ErrUnavailable when the cluster
@@ -44,8 +46,9 @@ type Cluster struct {
 	Node string
 	CPUs int
 
-	procs []*exec.Cmd // the daemons started, in start order
-	munge *os.Process // munged, when Start started it
+	procs    []*exec.Cmd // the daemons started, in start order
+	munge    *os.Process // munged
+	mungeDir string      // munged's socket, pid, seed and log
 }
 
 // Options tune Start.
@@ -177,31 +180,32 @@ func lastLines(b []byte) string {
 	return strings.Join(lines[max(0, len(lines)-3):], " / ")
 }
 
-// startMunge starts munged as user munge unless a munged answers already.
+// startMunge starts a munged of the cluster's own, as user munge, with its
+// socket in a directory under /run (which user munge can reach, unlike a
+// test's temporary directory).
 func (c *Cluster) startMunge(ctx context.Context, logf func(string, ...any)) error {
-	if mungeWorks(ctx) {
-		logf("munged is running")
-		return nil
-	}
 	u, err := user.Lookup("munge")
 	if err != nil {
 		return fmt.Errorf("%w: no user munge: %v", ErrUnavailable, err)
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
-	for _, d := range []string{"/run/munge", "/var/log/munge", "/var/lib/munge"} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-		if err := os.Chown(d, uid, gid); err != nil {
-			return err
-		}
-	}
 	if _, err := os.Stat("/etc/munge/munge.key"); err != nil {
 		return fmt.Errorf("%w: /etc/munge/munge.key: %v (the munge package makes it)", ErrUnavailable, err)
 	}
-	// -F: in the foreground, so that the process is ours to stop.
-	cmd := exec.Command("munged", "-F")
+	if c.mungeDir, err = os.MkdirTemp("/run", "arimaalab-munge-"); err != nil {
+		return err
+	}
+	if err := os.Chmod(c.mungeDir, 0o755); err != nil {
+		return err
+	}
+	if err := os.Chown(c.mungeDir, uid, gid); err != nil {
+		return err
+	}
+	cmd := exec.Command("munged", "--foreground", "--socket="+c.socket(),
+		"--pid-file="+filepath.Join(c.mungeDir, "munged.pid"),
+		"--seed-file="+filepath.Join(c.mungeDir, "munged.seed"),
+		"--log-file="+filepath.Join(c.mungeDir, "munged.log"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, Setpgid: true}
 	out, err := os.Create(filepath.Join(c.Dir, "munged.out"))
 	if err != nil {
@@ -215,9 +219,9 @@ func (c *Cluster) startMunge(ctx context.Context, logf func(string, ...any)) err
 	out.Close()
 	c.munge = cmd.Process
 	go cmd.Wait()
-	logf("started munged (pid %d)", cmd.Process.Pid)
+	logf("started munged (pid %d) on %s", cmd.Process.Pid, c.socket())
 	for range 50 {
-		if mungeWorks(ctx) {
+		if c.mungeWorks(ctx) {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -225,13 +229,16 @@ func (c *Cluster) startMunge(ctx context.Context, logf func(string, ...any)) err
 	return fmt.Errorf("munged does not answer; see %s", filepath.Join(c.Dir, "munged.out"))
 }
 
+// socket is the path of the cluster's munged socket.
+func (c *Cluster) socket() string { return filepath.Join(c.mungeDir, "munge.socket") }
+
 // mungeWorks reports whether a credential can be made and read back.
-func mungeWorks(ctx context.Context) bool {
-	cred, err := exec.CommandContext(ctx, "munge", "-n").Output()
+func (c *Cluster) mungeWorks(ctx context.Context) bool {
+	cred, err := exec.CommandContext(ctx, "munge", "-n", "--socket="+c.socket()).Output()
 	if err != nil {
 		return false
 	}
-	cmd := exec.CommandContext(ctx, "unmunge")
+	cmd := exec.CommandContext(ctx, "unmunge", "--socket="+c.socket())
 	cmd.Stdin = bytes.NewReader(cred)
 	return cmd.Run() == nil
 }
@@ -257,6 +264,7 @@ SlurmdPort=%[3]d
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
+AuthInfo=socket=%[7]s
 MpiDefault=none
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -279,7 +287,7 @@ SlurmctldLogFile=%[4]s/log/slurmctld.log
 SlurmdLogFile=%[4]s/log/slurmd.log
 NodeName=%[1]s NodeAddr=127.0.0.1 CPUs=%[5]d RealMemory=%[6]d State=UNKNOWN
 PartitionName=debug Nodes=%[1]s Default=YES MaxTime=INFINITE State=UP
-`, c.Node, ports[0], ports[1], c.Dir, c.CPUs, mem)
+`, c.Node, ports[0], ports[1], c.Dir, c.CPUs, mem, c.socket())
 	return os.WriteFile(c.Conf, []byte(conf), 0o644)
 }
 
@@ -347,8 +355,8 @@ func (c *Cluster) Command(ctx context.Context, name string, args ...string) ([]b
 	return out, nil
 }
 
-// Close cancels every job left, then stops the daemons Start started (and
-// munged, if it started it), and only those.
+// Close cancels every job left, then stops the daemons Start started, and
+// only those.
 func (c *Cluster) Close() error {
 	if len(c.procs) == 2 {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -377,6 +385,10 @@ func (c *Cluster) Close() error {
 			time.Sleep(100 * time.Millisecond)
 		}
 		c.munge = nil
+	}
+	if c.mungeDir != "" {
+		errs = append(errs, os.RemoveAll(c.mungeDir))
+		c.mungeDir = ""
 	}
 	return errors.Join(errs...)
 }
