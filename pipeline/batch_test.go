@@ -240,6 +240,7 @@ func localRun(t *testing.T, c Config) map[string][]byte {
 	if _, err := Run(context.Background(), c, quiet()); err != nil {
 		t.Fatal(err)
 	}
+	noLeftovers(t, c.Out)
 	if err := os.Rename(c.Out, c.Out+"-local"); err != nil {
 		t.Fatal(err)
 	}
@@ -270,6 +271,7 @@ func TestBatchRun(t *testing.T) {
 		}
 		fb.wg.Wait()
 		sameFiles(t, want, runFiles(t, c.Out))
+		noLeftovers(t, c.Out)
 		if rep.Best != readReport(t, c.Out).Best || len(rep.Generations) != 3 {
 			t.Errorf("report %+v", rep)
 		}
@@ -315,6 +317,7 @@ func TestBatchRun(t *testing.T) {
 		}
 		fb.wg.Wait()
 		sameFiles(t, want, runFiles(t, c.Out))
+		noLeftovers(t, c.Out)
 		for u := range failing {
 			if fb.attempts[u] != 2 {
 				t.Errorf("%s ran %d times, want 2", u, fb.attempts[u])
@@ -368,6 +371,7 @@ func TestBatchRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameFiles(t, want, runFiles(t, c.Out))
+		noLeftovers(t, c.Out)
 	})
 }
 

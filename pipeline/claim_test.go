@@ -147,6 +147,7 @@ func TestKilledPipeline(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ClaimFile)); !os.IsNotExist(err) {
 		t.Errorf("claim left after the rerun: %v", err)
 	}
+	noLeftovers(t, dir)
 }
 
 // TestHelperPipeline is the child process of TestKilledPipeline.

@@ -203,6 +203,8 @@ func TestGrowRun(t *testing.T) {
 	if again, err := Branch(dir, branch); err != nil || again.Kept != info.Kept {
 		t.Errorf("branching again into the branch: %v, %+v", err, again)
 	}
+	noLeftovers(t, dir)
+	noLeftovers(t, branch.Out)
 	if _, err := Branch(dir, c); err == nil {
 		t.Error("a branch into the run itself was accepted")
 	}

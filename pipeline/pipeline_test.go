@@ -3,11 +3,15 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arimaalab/arimaalab/data"
 )
 
 // tiny returns a configuration that runs the whole loop in seconds.
@@ -102,6 +106,7 @@ func TestRunResumes(t *testing.T) {
 	if len(want.Generations) != 3 || want.Generations[0].SelfPlayRows == 0 || want.Generations[1].Gate == nil || want.Generations[2].Rating == nil {
 		t.Fatalf("report incomplete: %+v", want)
 	}
+	noLeftovers(t, straight)
 
 	dir := t.TempDir()
 	// Interrupt at the k-th stage, for k = 1, 2, ...: each restart gets one
@@ -131,8 +136,32 @@ func TestRunResumes(t *testing.T) {
 	if !bytes.Equal(cut(got), cut(wantMD)) {
 		t.Fatalf("resumed report differs:\n%s\nstraight:\n%s", got, wantMD)
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "**", "*.tmp"))
-	if len(matches) > 0 {
-		t.Fatalf("temporary files left: %v", matches)
+	noLeftovers(t, dir)
+}
+
+// noLeftovers fails the test if the run directory dir, at any depth, holds a
+// file or directory of a temporary name that the code uses (PATH.tmp, a
+// claim's PATH.claim.HEX.tmp, a branch's OUT.tmp beside the run) or a claim
+// (PATH.claim) that a finished run should have released.
+func noLeftovers(t *testing.T, dir string) {
+	t.Helper()
+	var left []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if name := d.Name(); strings.HasSuffix(name, ".tmp") || strings.HasSuffix(name, data.ClaimSuffix) {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(strings.TrimRight(dir, string(filepath.Separator)) + ".tmp"); !errors.Is(err, fs.ErrNotExist) {
+		left = append(left, dir+".tmp")
+	}
+	if len(left) > 0 {
+		t.Fatalf("temporary files or claims left: %v", left)
 	}
 }
