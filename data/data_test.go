@@ -488,9 +488,21 @@ func TestBadFiles(t *testing.T) {
 	})
 	t.Run("damaged body", func(t *testing.T) {
 		// Bytes overwritten in the middle: the checksum tells. With a
-		// checksum of the damaged bytes, whatever the damage, an error or
-		// valid values, but never a crash.
-		for _, off := range []int{len(whole) / 3, len(whole) / 2, 2 * len(whole) / 3} {
+		// checksum of the damaged bytes, whatever the damage, an error that
+		// names the file (from Open or Next) or valid values, never a crash.
+		oneLine := func(what string, err error, path string) {
+			t.Helper()
+			if msg := err.Error(); !strings.HasPrefix(msg, path+": ") || strings.Contains(msg, "\n") {
+				t.Errorf("%s: error %q, want one line naming %s", what, msg, path)
+			}
+		}
+		// 64 bytes damaged at each 32nd of the file: at these places some
+		// damage Open sees (the footer's layout), some Next (a compressed
+		// buffer, an offset of the policy column) and some neither (valid
+		// values, such as features).
+		refusedOpen, refusedNext := 0, 0
+		for k := 1; k < 32; k++ {
+			off := k * len(whole) / 32
 			b := slices.Clone(whole)
 			for i := off; i < off+64; i++ {
 				b[i] ^= 0x5a
@@ -508,21 +520,45 @@ func TestBadFiles(t *testing.T) {
 			writeWithSum(t, path, b)
 			r, err := Open(path)
 			if err != nil {
-				t.Logf("Open: %v", err)
+				oneLine("Open", err, path)
+				refusedOpen++
 				continue
 			}
+			var rows int64
 			for {
 				rec, err := r.Next()
-				if err != nil {
-					t.Logf("Next: %v", err)
-					if err != io.EOF && !strings.HasPrefix(err.Error(), path+": ") {
-						t.Errorf("error %q does not name the file", err)
+				if err == io.EOF {
+					// Read to the end: every row the footer promised, each
+					// valid.
+					if rows != r.Rows() || rows != 500 {
+						t.Errorf("offset %d: %d rows read to the end, the file has %d, want 500", off, rows, r.Rows())
 					}
 					break
 				}
-				_, _ = ColumnsOf(rec)
+				if err != nil {
+					oneLine("Next", err, path)
+					refusedNext++
+					break
+				}
+				if err := ValidateRecord(rec); err != nil {
+					t.Errorf("offset %d: Next returned a record that fails validation: %v", off, err)
+				}
+				cols, err := ColumnsOf(rec)
+				if err != nil {
+					t.Errorf("offset %d: Next returned a record ColumnsOf refuses: %v", off, err)
+				} else {
+					var row Row
+					for i := range int(rec.NumRows()) {
+						cols.Row(i, &row)
+					}
+				}
+				rows += rec.NumRows()
 			}
 			r.Close()
+		}
+		t.Logf("of 31 damaged files, %d refused by Open, %d by Next, %d read to the end", refusedOpen, refusedNext, 31-refusedOpen-refusedNext)
+		if refusedOpen == 0 || refusedNext == 0 {
+			t.Errorf("%d damaged files refused by Open, %d by Next: want some of each, or the damage tests little", refusedOpen, refusedNext)
 		}
 	})
 }

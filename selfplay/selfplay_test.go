@@ -482,7 +482,26 @@ func TestKilledRunResumes(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	run(t, c, dir, -1, 2)
+	// The kill must have landed mid-run, or the rerun tests no resume: the
+	// child was ended by the signal, not by finishing, and some shards, not
+	// all, were published.
+	if cmd.ProcessState.Exited() {
+		t.Fatalf("the child ended by itself (%v) before the kill: nothing was interrupted", cmd.ProcessState)
+	}
+	_, shards, _ := Plan(c, 0, 0)
+	written := 0
+	for i := range shards {
+		if _, err := os.Stat(ShardPath(dir, i)); err == nil {
+			written++
+		}
+	}
+	if written == 0 || written == shards {
+		t.Fatalf("%d of %d shards written when the child was killed: want some, not all", written, shards)
+	}
+	s := run(t, c, dir, -1, 2)
+	if s.ShardsSkipped != written || s.Shards != shards-written {
+		t.Errorf("the rerun played %d shards and skipped %d; want %d played, the %d written kept", s.Shards, s.ShardsSkipped, shards-written, written)
+	}
 	got := files(t, dir)
 	for name := range got {
 		if strings.HasSuffix(name, ".tmp") {
