@@ -68,6 +68,9 @@ type Engine struct {
 	ev    *weights.Linear
 	log   *slog.Logger
 	ident string // the "id version" value
+	// now tells the time for the time management (time.Now; tests set a
+	// clock of their own).
+	now func() time.Time
 }
 
 // NewEngine checks cfg and returns an engine.
@@ -86,7 +89,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if _, err := mcts.New(cfg.Search, ev); err != nil {
 		return nil, fmt.Errorf("aei: search settings: %w", err)
 	}
-	e := &Engine{cfg: cfg, w: w, ev: ev, log: cfg.Logger, ident: cfg.Version}
+	e := &Engine{cfg: cfg, w: w, ev: ev, log: cfg.Logger, ident: cfg.Version, now: time.Now}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
 	}
@@ -253,10 +256,9 @@ type session struct {
 	e   *Engine
 	out *output
 
-	game      gameState
-	gameStart time.Time
-	clock     clock
-	options   map[string]string // every option as last set
+	game    gameState
+	clock   clock
+	options map[string]string // every option as last set
 
 	ev       *weights.Linear
 	threads  int // the threads option, 0 for Config.Search.Threads
@@ -278,14 +280,13 @@ type running struct {
 
 func newSession(e *Engine, w io.Writer) *session {
 	return &session{
-		e:         e,
-		out:       &output{w: w},
-		game:      newGameState(),
-		gameStart: time.Now(),
-		clock:     newClock(),
-		options:   make(map[string]string),
-		ev:        e.ev,
-		rng:       rand.New(rand.NewPCG(e.cfg.Seed, 0x61656973657475)),
+		e:       e,
+		out:     &output{w: w},
+		game:    newGameState(),
+		clock:   newClock(e.now()),
+		options: make(map[string]string),
+		ev:      e.ev,
+		rng:     rand.New(rand.NewPCG(e.cfg.Seed, 0x61656973657475)),
 	}
 }
 
@@ -368,8 +369,7 @@ func oneLine(s string) string {
 func (s *session) newGame() {
 	s.stopSearch(errAborted)
 	s.game = newGameState()
-	s.gameStart = time.Now()
-	s.clock.newGame()
+	s.clock.newGame(s.e.now())
 	if s.searcher != nil {
 		s.searcher.Reset()
 	}
@@ -384,6 +384,7 @@ func (s *session) setPosition(arg string) {
 	}
 	s.stopSearch(errAborted)
 	s.game.setPosition(p)
+	s.clock.setPosition(s.e.now())
 }
 
 // makeMove handles "makemove STEPS": a setup during the setup phase, a move
@@ -394,9 +395,12 @@ func (s *session) makeMove(move string) {
 		return
 	}
 	s.stopSearch(errAborted)
+	side, setup := s.game.pos.Side, s.game.setup
 	if err := s.game.play(move); err != nil { // cannot fail after next
 		s.errorf("makemove %q: %v", move, err)
+		return
 	}
+	s.clock.moved(side, setup, s.e.now())
 }
 
 // setOption handles "setoption name N [value V]".
@@ -444,14 +448,7 @@ func cutWord(s, w string) (string, bool) {
 
 // applyOption sets one option; on error nothing changes.
 func (s *session) applyOption(name, value string) error {
-	c := &s.clock
-	seconds := map[string]*float64{
-		"tcmove": &c.move, "tcreserve": &c.reserve, "tcpercent": &c.percent, "tcmax": &c.maxReserve,
-		"tctotal": &c.total, "tcturns": &c.turns, "tcturntime": &c.turnTime,
-		"greserve": &c.greserve, "sreserve": &c.sreserve, "gused": &c.gused, "sused": &c.sused,
-		"lastmoveused": &c.lastUsed, "moveused": &c.moveUsed,
-	}
-	if p, ok := seconds[name]; ok {
+	if timeOption(name) {
 		x, err := parseNumber(value)
 		if err != nil {
 			return err
@@ -459,13 +456,7 @@ func (s *session) applyOption(name, value string) error {
 		if x < 0 {
 			return fmt.Errorf("%q: want 0 or more", value)
 		}
-		*p = x
-		switch name {
-		case "greserve":
-			c.haveG = true
-		case "sreserve":
-			c.haveS = true
-		}
+		s.clock.set(name, x, s.e.now())
 		return nil
 	}
 	switch name {
@@ -662,7 +653,7 @@ func (s *session) stopSearch(cause error) {
 // note for the log.
 func (s *session) budget() (visits int, limit time.Duration, note string) {
 	side := s.game.pos.Side
-	tc, hard, timed := s.clock.budget(side, time.Since(s.gameStart))
+	tc, hard, timed := s.clock.budget(side, s.e.now())
 	base := s.e.cfg.Search
 	switch {
 	case s.visits > 0:
@@ -690,7 +681,7 @@ func (s *session) budget() (visits int, limit time.Duration, note string) {
 		fmt.Fprintf(&b, " %.3f s", limit.Seconds())
 	}
 	if timed {
-		fmt.Fprintf(&b, " (%s's hard limit %.3f s)", side.Name(), hard.Seconds())
+		fmt.Fprintf(&b, " (%s's reserve %.3f s, hard limit %.3f s)", side.Name(), max(s.clock.reserveOf(side), 0), hard.Seconds())
 	}
 	return visits, limit, b.String()
 }

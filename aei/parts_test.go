@@ -5,73 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arimaalab/arimaalab/engine"
 )
-
-func TestClockBudget(t *testing.T) {
-	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-	for _, c := range []struct {
-		name       string
-		clock      clock
-		side       engine.Color
-		elapsed    time.Duration
-		budget     time.Duration
-		hard       time.Duration
-		noControl  bool
-		budgetOnly bool // check budget <= hard - margin only
-	}{
-		{name: "none", clock: newClock(), noControl: true},
-		{name: "move and reserve", clock: clock{move: 15, reserve: 90, percent: 100},
-			budget: sec(24), hard: sec(105)},
-		{name: "own reserve", clock: clock{move: 15, reserve: 90, percent: 100, greserve: 10, haveG: true, sreserve: 200, haveS: true},
-			side: engine.Silver, budget: sec(35), hard: sec(215)},
-		{name: "gold reserve", clock: clock{move: 15, reserve: 90, percent: 100, greserve: 10, haveG: true},
-			budget: sec(16), hard: sec(25)},
-		{name: "move used", clock: clock{move: 15, reserve: 90, percent: 100, moveUsed: 5},
-			budget: sec(19), hard: sec(100)},
-		{name: "short", clock: clock{move: 2, percent: 100},
-			budget: sec(2) - marginFixed - sec(0.1), hard: sec(2)},
-		{name: "turn time", clock: clock{move: 60, reserve: 600, percent: 100, turnTime: 30},
-			budget: sec(30) - marginFixed - sec(1.5), hard: sec(30)},
-		{name: "turn time only", clock: clock{turnTime: 10, percent: 100},
-			budget: sec(10) - marginFixed - sec(0.5), hard: sec(10)},
-		{name: "total", clock: clock{move: 15, reserve: 90, percent: 100, total: 600}, elapsed: 580 * time.Second,
-			budget: sec(1), hard: sec(20)},
-		{name: "total only", clock: clock{total: 1000, percent: 100}, elapsed: 200 * time.Second,
-			budget: sec(40), hard: sec(800)},
-		{name: "out of time", clock: clock{move: 1, percent: 100, moveUsed: 3},
-			budget: minBudget, hard: 0},
-	} {
-		budget, hard, ok := c.clock.budget(c.side, c.elapsed)
-		if ok == c.noControl {
-			t.Errorf("%s: ok = %v", c.name, ok)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if d := budget - c.budget; d < -time.Millisecond || d > time.Millisecond {
-			t.Errorf("%s: budget %v, want %v", c.name, budget, c.budget)
-		}
-		if d := hard - c.hard; d < -time.Millisecond || d > time.Millisecond {
-			t.Errorf("%s: hard %v, want %v", c.name, hard, c.hard)
-		}
-		if budget > max(hard-marginFixed, minBudget) {
-			t.Errorf("%s: budget %v too close to the limit %v", c.name, budget, hard)
-		}
-	}
-}
-
-func TestClockNewGame(t *testing.T) {
-	c := newClock()
-	c.reserve, c.greserve, c.haveG, c.moveUsed = 30, 3, true, 7
-	c.newGame()
-	if c.reserveOf(engine.Gold) != 30 || c.reserveOf(engine.Silver) != 30 || c.moveUsed != 0 || c.percent != 100 {
-		t.Errorf("after newGame: %+v", c)
-	}
-}
 
 func TestDrawSetup(t *testing.T) {
 	seen := map[string]bool{}
