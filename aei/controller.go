@@ -66,6 +66,17 @@ type Options struct {
 	// (default: slog.Default()). The last such message is also quoted in the
 	// errors of an engine that then times out or dies.
 	Logger *slog.Logger
+
+	// clock tells the time of the deadlines and makes their timers (the
+	// wall clock; tests put a fake one here, so that a deadline passes when
+	// they say).
+	clock timeSource
+}
+
+// timeSource tells the time and makes timers.
+type timeSource struct {
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -80,6 +91,12 @@ func (o Options) withDefaults() Options {
 	set(&o.MoveTimeout, time.Minute)
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.clock.now == nil {
+		o.clock.now = time.Now
+	}
+	if o.clock.after == nil {
+		o.clock.after = time.After
 	}
 	return o
 }
@@ -310,7 +327,7 @@ func (c *Controller) open(ctx context.Context) error {
 	if err := c.send("aei"); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(c.opt.StartTimeout)
+	deadline := c.opt.clock.now().Add(c.opt.StartTimeout)
 	var other []string
 	for done := false; !done; {
 		line, err := c.next(ctx, deadline)
@@ -421,8 +438,7 @@ func (c *Controller) next(ctx context.Context, deadline time.Time) (string, erro
 	if c.err != nil {
 		return "", c.err
 	}
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
+	timeout := c.opt.clock.after(deadline.Sub(c.opt.clock.now()))
 	select {
 	case l, ok := <-c.lines:
 		if !ok {
@@ -434,7 +450,7 @@ func (c *Controller) next(ctx context.Context, deadline time.Time) (string, erro
 			c.opt.Logger.Warn("aei: the engine reported an error", "engine", c.name(), "message", l.text)
 		}
 		return l.text, nil
-	case <-t.C:
+	case <-timeout:
 		return "", errDeadline
 	case <-ctx.Done():
 		return "", ctx.Err()
@@ -455,7 +471,7 @@ func (c *Controller) died(cause error) error {
 		} else {
 			b.WriteString("it exited with status 0")
 		}
-	case <-time.After(c.opt.Grace):
+	case <-c.opt.clock.after(c.opt.Grace):
 		b.WriteString("it closed its output")
 		if cause != nil && !errors.Is(cause, io.EOF) {
 			fmt.Fprintf(&b, " (%v)", cause)
@@ -494,7 +510,7 @@ func (c *Controller) sync(ctx context.Context, timeout time.Duration) (move stri
 	if err := c.send("isready"); err != nil {
 		return "", info, err
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := c.opt.clock.now().Add(timeout)
 	for {
 		line, err := c.next(ctx, deadline)
 		if errors.Is(err, errDeadline) {
@@ -622,7 +638,7 @@ func (c *Controller) Go(ctx context.Context, deadline time.Time) (move string, i
 		return "", info, fmt.Errorf("aei: go: %w (%s)", engine.ErrGameOver, out)
 	}
 	if deadline.IsZero() {
-		deadline = time.Now().Add(c.opt.MoveTimeout)
+		deadline = c.opt.clock.now().Add(c.opt.MoveTimeout)
 	}
 	if err := c.send("go"); err != nil {
 		return "", info, err
@@ -664,7 +680,7 @@ func (c *Controller) overtime(cause error, info *Info) error {
 	if err := c.send("stop"); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(c.opt.Grace)
+	deadline := c.opt.clock.now().Add(c.opt.Grace)
 	for {
 		line, err := c.next(context.Background(), deadline)
 		if errors.Is(err, errDeadline) {
@@ -737,11 +753,11 @@ func (c *Controller) Quit() error {
 	c.stdin.Close()
 	select {
 	case <-c.exited:
-	case <-time.After(c.opt.Grace):
+	case <-c.opt.clock.after(c.opt.Grace):
 		c.kill()
 		select {
 		case <-c.exited:
-		case <-time.After(c.opt.Grace + time.Second):
+		case <-c.opt.clock.after(c.opt.Grace + time.Second):
 		}
 		c.closeErr = fmt.Errorf("aei: %s: %w: still running %v after quit; killed", c.label(), ErrTimeout, c.opt.Grace)
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -118,9 +119,109 @@ func helper(mode string) int {
 	return 0
 }
 
-// fastOptions are short timeouts for the fake engines.
+// hangGuard bounds every wait of these tests. It is a guard against a test
+// that hangs, never an assertion: no test here checks how long anything took.
+const hangGuard = time.Minute
+
+// fastOptions are the controller's timeouts for the tests: each the hang
+// guard, so that none passes on a slow machine by the wall clock. The tests
+// whose subject is a timeout make it pass as an event, with fakeTimers.
 func fastOptions() Options {
-	return Options{StartTimeout: 5 * time.Second, ReadyTimeout: time.Second, Grace: 300 * time.Millisecond}
+	return Options{StartTimeout: hangGuard, ReadyTimeout: hangGuard, Grace: hangGuard, MoveTimeout: hangGuard}
+}
+
+// fakeTimers is a Controller's clock for the tests of its timeouts: its time
+// stands still at t0, and a timer fires only where the test says, as soon as
+// it is asked for. fire queues what the next timers asked for do: fire at
+// once (true) or never (false); a timer asked for with nothing queued never
+// fires. So a deadline passes as an event of the test, whatever the wall
+// clock; a controller left waiting on a timer that never fires is caught by
+// the hang guard.
+type fakeTimers struct {
+	mu    sync.Mutex
+	plan  []bool          // what the next timers asked for do
+	asked []time.Duration // every timer asked for, in order
+}
+
+// install makes f the clock of the options o.
+func (f *fakeTimers) install(o *Options) {
+	o.clock = timeSource{now: func() time.Time { return t0 }, after: f.after}
+}
+
+// fire queues what the next timers asked for do.
+func (f *fakeTimers) fire(plan ...bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.plan = append(f.plan, plan...)
+}
+
+// after is the fake time.After.
+func (f *fakeTimers) after(d time.Duration) <-chan time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, d)
+	ch := make(chan time.Time, 1)
+	if len(f.plan) > 0 {
+		if f.plan[0] {
+			ch <- t0.Add(d)
+		}
+		f.plan = f.plan[1:]
+	}
+	return ch
+}
+
+// count returns the number of timers asked for so far.
+func (f *fakeTimers) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.asked)
+}
+
+// askedSince returns the durations of the timers asked for after the first n.
+func (f *fakeTimers) askedSince(n int) []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.asked[n:])
+}
+
+// guard runs f and waits for it at most hangGuard.
+func guard(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(hangGuard):
+		t.Fatalf("%s: still waiting after %v (the hang guard)", what, hangGuard)
+	}
+}
+
+// exited waits (within the hang guard) for the engine of c to exit, as one
+// that was killed must.
+func exited(t *testing.T, c *Controller) {
+	t.Helper()
+	select {
+	case <-c.exited:
+	case <-time.After(hangGuard):
+		t.Fatalf("the engine still runs after %v", hangGuard)
+	}
+}
+
+// eventWriter calls on for each write that contains text: an event of a
+// transcript or a log that a test waits for.
+type eventWriter struct {
+	text string
+	on   func()
+}
+
+func (w eventWriter) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.text) {
+		w.on()
+	}
+	return len(p), nil
 }
 
 // startHelper starts the test binary as the engine mode; env adds variables.
@@ -177,7 +278,7 @@ func playGame(t *testing.T, gold, silver *Controller, ponder bool, before func(*
 				t.Fatal(err)
 			}
 		}
-		move, info, err := ctls[side].Go(ctx, time.Now().Add(20*time.Second))
+		move, info, err := ctls[side].Go(ctx, time.Now().Add(hangGuard))
 		if err != nil {
 			t.Fatalf("%s: %v", g.Label(), err)
 		}
@@ -306,7 +407,7 @@ func TestControllerPosition(t *testing.T) {
 	if err != nil || move == "" {
 		t.Fatalf("Stop = %q, %v", move, err)
 	}
-	move, info, err := c.Go(ctx, time.Now().Add(10*time.Second))
+	move, info, err := c.Go(ctx, time.Now().Add(hangGuard))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,73 +441,94 @@ func TestControllerPosition(t *testing.T) {
 }
 
 // TestControllerFakes runs engines that die, hang or answer nonsense: each
-// gives a clear error, quickly.
+// gives a clear error, and one that hangs is killed. The deadlines pass as
+// events (fakeTimers): the errors name the timeouts that ran out, and the
+// timers asked for show that the controller waited for those and nothing
+// else; the wall clock only bounds the test (the hang guard).
 func TestControllerFakes(t *testing.T) {
-	ctx := context.Background()
-	soon := func() time.Time { return time.Now().Add(300 * time.Millisecond) }
 	p, _ := engine.ParsePosition(opening)
+	const grace = 3 * time.Second // Options.Grace: a timer, never waited for on the wall clock
+	deadline := t0.Add(5 * time.Second)
+	goSoon := func(ctx context.Context, c *Controller) error { _, _, err := c.Go(ctx, deadline); return err }
 	for _, c := range []struct {
-		mode string
+		name, mode string
+		atStart    []bool // the plan of the timers from the start
+		plan       []bool // the plan of the timers from run on
+		fireOn     string // one timer fires once the transcript shows this
 		// run drives the controller (nil for a failure to start) and returns the error to check.
-		run  func(c *Controller) error
-		want error
-		text []string // in the error message
+		run    func(ctx context.Context, c *Controller) error
+		cancel bool // run's context is cancelled
+		want   error
+		text   []string        // in the error message
+		asked  []time.Duration // the timers asked for from run on
+		killed bool
 	}{
-		{mode: "die-at-start", want: ErrEngineDied, text: []string{"exit status 3", "boom: no weights here"}},
-		{mode: "silent", want: ErrTimeout, text: []string{"no aeiok"}},
-		{mode: "noaeiok", want: ErrTimeout, text: []string{"hello there"}},
-		{mode: "die-on-go", want: ErrEngineDied, text: []string{"exit status 2", "panic: simulated crash"},
-			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
-		{mode: "die-on-newgame", want: ErrEngineDied, text: []string{"exit status 4"},
-			run: func(c *Controller) error {
+		{name: "die at start", mode: "die-at-start", want: ErrEngineDied, text: []string{"exit status 3", "boom: no weights here"}},
+		{name: "silent", mode: "silent", atStart: []bool{true}, want: ErrTimeout,
+			text: []string{"no aeiok within 1m0s of aei"}, killed: true},
+		{name: "no aeiok", mode: "noaeiok", fireOn: "< hello there", want: ErrTimeout,
+			text: []string{"no aeiok within 1m0s", `(it sent ["hello there"])`}, killed: true},
+		{name: "die on go", mode: "die-on-go", want: ErrEngineDied, text: []string{"exit status 2", "panic: simulated crash"},
+			run: goSoon},
+		{name: "die on newgame", mode: "die-on-newgame", want: ErrEngineDied, text: []string{"exit status 4"},
+			run: func(ctx context.Context, c *Controller) error {
 				if err := c.NewGame(); err != nil {
 					return err
 				}
 				return c.IsReady(ctx)
 			}},
-		{mode: "hang", want: ErrTimeout, text: []string{"no bestmove by the deadline", "killed"},
-			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
-		{mode: "hang", want: context.Canceled, text: []string{"cancelled", "killed"},
-			run: func(c *Controller) error {
-				ctx, cancel := context.WithCancel(ctx)
-				time.AfterFunc(100*time.Millisecond, cancel)
-				_, _, err := c.Go(ctx, time.Now().Add(time.Hour))
-				return err
-			}},
-		{mode: "slow", want: ErrTimeout, text: []string{"answered stop"},
-			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
-		{mode: "nonsense", want: ErrIllegalMove, text: []string{`"xyzzy"`, "Gold to set up"},
-			run: func(c *Controller) error {
-				_, info, err := c.Go(ctx, soon())
+		{name: "hang", mode: "hang", plan: []bool{true, true}, want: ErrTimeout, run: goSoon,
+			text:  []string{"no bestmove by the deadline, nor within 3s of stop; killed"},
+			asked: []time.Duration{5 * time.Second, grace}, killed: true},
+		{name: "hang, cancelled", mode: "hang", plan: []bool{false, true}, cancel: true, want: context.Canceled, run: goSoon,
+			text:  []string{"the search was cancelled, nor within 3s of stop; killed"},
+			asked: []time.Duration{5 * time.Second, grace}, killed: true},
+		{name: "slow", mode: "slow", plan: []bool{true}, want: ErrTimeout, run: goSoon,
+			text:  []string{`no bestmove by the deadline (it answered stop with "Ra1n")`},
+			asked: []time.Duration{5 * time.Second, grace}},
+		{name: "nonsense", mode: "nonsense", want: ErrIllegalMove, text: []string{`"xyzzy"`, "Gold to set up"},
+			run: func(ctx context.Context, c *Controller) error {
+				_, info, err := c.Go(ctx, deadline)
 				if info.Score != 12 || info.Depth != "3+" || info.Nodes != 99 || info.PV != "x y" ||
 					info.Time != 500*time.Millisecond || len(info.Logs) != 1 || len(info.Other) != 1 {
 					t.Errorf("nonsense info %+v", info)
 				}
 				return err
 			}},
-		{mode: "illegal", want: ErrIllegalMove, text: []string{`"Ra1n"`},
-			run: func(c *Controller) error {
+		{name: "illegal", mode: "illegal", want: ErrIllegalMove, text: []string{`"Ra1n"`},
+			run: func(ctx context.Context, c *Controller) error {
 				if err := c.SetPosition(p); err != nil {
 					return err
 				}
-				_, _, err := c.Go(ctx, soon())
-				return err
+				return goSoon(ctx, c)
 			}},
-		{mode: "empty", want: ErrIllegalMove, text: []string{"empty bestmove"},
-			run: func(c *Controller) error { _, _, err := c.Go(ctx, soon()); return err }},
+		{name: "empty", mode: "empty", want: ErrIllegalMove, text: []string{"empty bestmove"}, run: goSoon},
 	} {
-		t.Run(c.mode, func(t *testing.T) {
-			start := time.Now()
+		t.Run(c.name, func(t *testing.T) {
+			var timers fakeTimers
+			timers.fire(c.atStart...)
 			opt := fastOptions()
-			if c.run == nil {
-				opt.StartTimeout = 300 * time.Millisecond
+			opt.Grace = grace
+			timers.install(&opt)
+			if c.fireOn != "" {
+				opt.Transcript = eventWriter{c.fireOn, func() { timers.fire(true) }}
 			}
-			ctl, err := startHelper(t, c.mode, opt)
+			var ctl *Controller
+			var err error
+			guard(t, "start", func() { ctl, err = startHelper(t, c.mode, opt) })
+			var mark int
 			if c.run != nil {
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = c.run(ctl)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if c.cancel {
+					cancel()
+				}
+				mark = timers.count()
+				timers.fire(c.plan...)
+				guard(t, "run", func() { err = c.run(ctx, ctl) })
 			}
 			if !errors.Is(err, c.want) {
 				t.Fatalf("error %v, want %v", err, c.want)
@@ -416,11 +538,16 @@ func TestControllerFakes(t *testing.T) {
 					t.Errorf("error %q lacks %q", err, s)
 				}
 			}
-			if ctl != nil {
-				ctl.Close()
+			if c.asked != nil {
+				if got := timers.askedSince(mark); !slices.Equal(got, c.asked) {
+					t.Errorf("timers asked for %v, want %v", got, c.asked)
+				}
 			}
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("took %v", d)
+			if ctl != nil {
+				if c.killed {
+					exited(t, ctl)
+				}
+				guard(t, "close", func() { ctl.Close() })
 			}
 		})
 	}
@@ -431,7 +558,8 @@ func TestControllerFakes(t *testing.T) {
 func TestControllerAfterDeath(t *testing.T) {
 	ctx := context.Background()
 	c := mustStart(t, "die-on-go", fastOptions())
-	_, _, err := c.Go(ctx, time.Now().Add(time.Second))
+	var err error
+	guard(t, "Go", func() { _, _, err = c.Go(ctx, time.Time{}) })
 	if !errors.Is(err, ErrEngineDied) {
 		t.Fatalf("Go: %v", err)
 	}
@@ -449,16 +577,26 @@ func TestControllerAfterDeath(t *testing.T) {
 		t.Errorf("Close of a dead engine: %v", err)
 	}
 
-	h := mustStart(t, "hang", fastOptions())
-	start := time.Now()
-	if err := h.Quit(); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "killed") {
-		t.Errorf("Quit of a hung engine: %v", err)
+	// A hung engine is killed once Options.Grace has passed after quit (a
+	// timer that fires as soon as it is asked for), and then exits.
+	var timers fakeTimers
+	opt := fastOptions()
+	opt.Grace = 3 * time.Second
+	timers.install(&opt)
+	h := mustStart(t, "hang", opt)
+	mark := timers.count()
+	timers.fire(true)
+	var qerr error
+	guard(t, "Quit", func() { qerr = h.Quit() })
+	if !errors.Is(qerr, ErrTimeout) || !strings.Contains(qerr.Error(), "still running 3s after quit; killed") {
+		t.Errorf("Quit of a hung engine: %v", qerr)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Quit took %v", d)
+	exited(t, h)
+	if got, want := timers.askedSince(mark), []time.Duration{3 * time.Second, 4 * time.Second}; !slices.Equal(got, want) {
+		t.Errorf("Quit asked for timers %v, want %v (Grace, then Grace and a second for the exit)", got, want)
 	}
-	if err := h.Quit(); !errors.Is(err, ErrTimeout) {
-		t.Errorf("second Quit: %v", err)
+	if err := h.Quit(); err != qerr {
+		t.Errorf("second Quit: %v, want the first one's %v", err, qerr)
 	}
 
 	if _, err := StartCommand(ctx, "/nonexistent/engine", fastOptions()); err == nil {
@@ -492,19 +630,19 @@ func TestIsLogError(t *testing.T) {
 	}
 }
 
-// syncBuffer is a strings.Builder safe for concurrent use that notes the time
-// of its first write.
+// syncBuffer is a strings.Builder safe for concurrent use; on, when set, is
+// called for each write that contains "log Error".
 type syncBuffer struct {
-	mu    sync.Mutex
-	b     strings.Builder
-	first time.Time
+	mu sync.Mutex
+	b  strings.Builder
+	on func()
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.first.IsZero() {
-		s.first = time.Now()
+	if s.on != nil && strings.Contains(string(p), "log Error") {
+		s.on()
 	}
 	return s.b.Write(p)
 }
@@ -518,9 +656,12 @@ func (s *syncBuffer) String() string {
 // TestControllerReportsErrors drives an engine that refuses everything before
 // newgame, as Sharp does: its "log Error" messages are logged as soon as they
 // are read, with the engine's name, and the last one is quoted when the
-// engine then times out; after newgame it answers.
+// engine then times out; after newgame it answers. The deadlines are events:
+// the deadline of Go passes only once the engine's error to go has been
+// logged, and the Grace after stop only once its error to stop has, so that
+// a controller that logged errors late would wait for ever (the hang guard
+// fails the test).
 func TestControllerReportsErrors(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct {
 		name    string
 		newgame bool
@@ -535,17 +676,20 @@ func TestControllerReportsErrors(t *testing.T) {
 		{name: "with newgame", newgame: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var log syncBuffer
+			var timers fakeTimers
+			log := syncBuffer{on: func() { timers.fire(true) }}
 			opt := fastOptions()
 			opt.Logger = slog.New(slog.NewTextHandler(&log, nil))
+			timers.install(&opt)
 			ctl := mustStart(t, "refuse", opt)
 			if c.newgame {
 				if err := ctl.NewGame(); err != nil {
 					t.Fatal(err)
 				}
 			}
-			deadline := time.Now().Add(500 * time.Millisecond)
-			move, _, err := ctl.Go(ctx, deadline)
+			var move string
+			var err error
+			guard(t, "Go", func() { move, _, err = ctl.Go(context.Background(), t0.Add(5*time.Second)) })
 			if !errors.Is(err, c.want) || (c.want == nil && err != nil) {
 				t.Fatalf("Go = %q, %v; want error %v", move, err, c.want)
 			}
@@ -559,9 +703,6 @@ func TestControllerReportsErrors(t *testing.T) {
 				if !strings.Contains(got, s) {
 					t.Errorf("log lacks %q:\n%s", s, got)
 				}
-			}
-			if len(c.logs) > 0 && !log.first.Before(deadline) {
-				t.Errorf("the first error was logged at %v, after the deadline %v", log.first, deadline)
 			}
 			if len(c.logs) == 0 && got != "" {
 				t.Errorf("unexpected log:\n%s", got)

@@ -27,13 +27,16 @@ type wire struct {
 }
 
 // startWire starts an engine with cfg on pipes; the test's cleanup closes its
-// input and waits for it.
+// input and waits for it. The engine's time management runs on a clock that
+// stands still at t0: no time passes for it between messages, so that its
+// budgets are exact.
 func startWire(t *testing.T, cfg Config) *wire {
 	t.Helper()
 	e, err := NewEngine(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.now = func() time.Time { return t0 }
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	w := &wire{t: t, in: inW, lines: make(chan string, 1024), done: make(chan struct{})}
@@ -54,7 +57,7 @@ func startWire(t *testing.T, cfg Config) *wire {
 		inW.Close()
 		select {
 		case <-w.done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			t.Error("the engine did not end after its input closed")
 		}
 	})
@@ -72,11 +75,11 @@ func (w *wire) send(msgs ...string) {
 }
 
 // until reads messages up to and including the first that starts with prefix
-// and returns them all.
+// and returns them all (within the hang guard).
 func (w *wire) until(prefix string) []string {
 	w.t.Helper()
 	var got []string
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(hangGuard)
 	for {
 		select {
 		case l, ok := <-w.lines:
@@ -88,7 +91,7 @@ func (w *wire) until(prefix string) []string {
 				return got
 			}
 		case <-timeout:
-			w.t.Fatalf("no %q within 10 s; got %q", prefix, got)
+			w.t.Fatalf("no %q within %v (the hang guard); got %q", prefix, hangGuard, got)
 		}
 	}
 }
@@ -243,18 +246,20 @@ func TestEngineTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// isready is answered during a long search, and stop ends it at once,
-	// with a move.
-	w.send("setoption name visits value 0", "setoption name tcmove value 600", "go")
-	if got := w.ready(); countPrefix(got, "bestmove") != 0 {
+	// isready is answered during a long search, and stop ends it with a
+	// move: the search has most of an hour (its budget note says so), so a
+	// bestmove within the hang guard is stop's.
+	w.send("setoption name visits value 0", "setoption name tcmove value 3600", "go")
+	got = w.ready()
+	if countPrefix(got, "bestmove") != 0 {
 		t.Errorf("bestmove before stop: %q", got)
 	}
-	start := time.Now()
+	var budget float64
+	if len(got) != 1 || func() bool { _, err := fmt.Sscanf(got[0], "log Debug: search %f s", &budget); return err != nil }() || budget < 3000 {
+		t.Errorf("want a budget of most of an hour, got %q", got)
+	}
 	w.send("stop")
 	got = w.until("bestmove")
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("stop took %v", d)
-	}
 	m = bestmove(t, got)
 	if err := g.Play(m); err != nil {
 		t.Fatalf("bestmove after stop %q: %v", m, err)
@@ -279,7 +284,7 @@ func TestEngineTranscript(t *testing.T) {
 		if w.err != nil {
 			t.Errorf("Run after quit: %v", w.err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("no exit after quit")
 	}
 }
@@ -434,7 +439,7 @@ func TestEngineContext(t *testing.T) {
 		if err != context.Canceled {
 			t.Errorf("Run = %v, want context.Canceled", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("Run did not end with its context")
 	}
 }

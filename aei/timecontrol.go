@@ -68,9 +68,15 @@ type clock struct {
 
 // sideClock is what the clock knows of one side's reserve.
 type sideClock struct {
-	base     float64   // the reserve the controller reported (greserve or sreserve)
-	reported bool      // base holds a reported reserve; tcreserve otherwise
-	used     []float64 // the time of each of the side's turns since base, in seconds
+	base     float64    // the reserve the controller reported (greserve or sreserve)
+	reported bool       // base holds a reported reserve; tcreserve otherwise
+	turns    []turnTime // the side's turns since base
+}
+
+// turnTime is a turn's time and the time control it was played under.
+type turnTime struct {
+	used                   float64 // seconds
+	move, percent, maxRsrv float64 // tcmove, tcpercent and tcmax then
 }
 
 // newClock returns a clock with no time control, its game started at now.
@@ -101,7 +107,7 @@ func (c *clock) setPosition(now time.Time) {
 func (c *clock) moved(side engine.Color, setup bool, now time.Time) {
 	if !setup {
 		s := &c.sides[side]
-		s.used = append(s.used, c.usedNow(now))
+		s.turns = append(s.turns, turnTime{used: c.usedNow(now), move: c.move, percent: c.percent, maxRsrv: c.maxReserve})
 	}
 	c.lastSide, c.haveLast = side, true
 	if c.turn > 0 && side == engine.Silver {
@@ -163,8 +169,8 @@ func (c *clock) setReserve(side engine.Color, seconds float64) {
 // reports it (gused, sused). A turn before the side's reported reserve is
 // already counted in it.
 func (c *clock) setUsed(side engine.Color, seconds float64) {
-	if s := &c.sides[side]; len(s.used) > 0 {
-		s.used[len(s.used)-1] = seconds
+	if s := &c.sides[side]; len(s.turns) > 0 {
+		s.turns[len(s.turns)-1].used = seconds
 	}
 }
 
@@ -191,21 +197,22 @@ func (c *clock) usedNow(now time.Time) float64 {
 }
 
 // reserveOf returns the reserve of side, in seconds (negative for a side
-// that overspent it).
+// that overspent it): the base, then each turn since under the time control
+// of its day.
 func (c *clock) reserveOf(side engine.Color) float64 {
 	s := &c.sides[side]
 	r := c.reserve
 	if s.reported {
 		r = s.base
 	}
-	for _, u := range s.used {
-		if u <= c.move {
-			r += (c.move - u) * c.percent / 100
+	for _, t := range s.turns {
+		if t.used <= t.move {
+			r += (t.move - t.used) * t.percent / 100
 		} else {
-			r -= u - c.move
+			r -= t.used - t.move
 		}
-		if c.maxReserve > 0 {
-			r = min(r, c.maxReserve)
+		if t.maxRsrv > 0 {
+			r = min(r, t.maxRsrv)
 		}
 	}
 	return r

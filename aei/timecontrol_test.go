@@ -104,6 +104,7 @@ func TestClockReserve(t *testing.T) {
 		{"overspent below zero", events([]string{"0 tcmove 2", "0 tcreserve 1", "0 newgame", "0 setup g", "0 setup s", "5 move g"}), -2, 1, 2},
 		{"newgame resets", events(setups, []string{"8 move g", "8 greserve 10", "8 sreserve 20", "10 newgame"}), 90, 90, 1},
 		{"tcreserve after newgame", events([]string{"0 newgame", "0 tcreserve 30"}), 30, 30, 1},
+		{"a turn counts under the time control of its day", events(setups, []string{"8 move g", "8 tcmove 30", "8 tcpercent 0", "8 tcmax 50", "8 move s"}), 100, 50, 3},
 		{"setposition keeps the reserves, the turn is unknown", events(setups, []string{"8 move g", "9 setposition", "29 move s"}), 100, 85, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
