@@ -83,7 +83,7 @@ func TestFitRecoversOrdering(t *testing.T) {
 		if misses > 1 {
 			t.Errorf("%+v: %d true ratings of 5 outside their 95%% intervals", opt, misses)
 		}
-		if opt.Model == Davidson && math.Abs(r.DrawNu-c.nu) > 0.1 {
+		if opt.Model == Davidson && !(math.Abs(r.DrawNu-c.nu) <= 0.1) {
 			t.Errorf("Davidson nu = %v, want about %v", r.DrawNu, c.nu)
 		}
 	}

@@ -14,7 +14,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 		}
 		return
 	}
-	if math.Abs(got-want) > tol {
+	if !(math.Abs(got-want) <= tol) { // NaN fails too
 		t.Errorf("%s = %.6f, want %.6f (within %g)", what, got, want, tol)
 	}
 }
@@ -145,7 +145,7 @@ func TestEstimateEnds(t *testing.T) {
 	if e := (Stats{Wins: 1, Losses: 1}).Trinomial(); e.Elo != 0 || math.Signbit(e.Elo) {
 		t.Errorf("an even score: Elo %v, want +0", e.Elo)
 	}
-	if x := ScoreToElo(EloToScore(123.4)); math.Abs(x-123.4) > 1e-9 {
+	if x := ScoreToElo(EloToScore(123.4)); !(math.Abs(x-123.4) <= 1e-9) {
 		t.Errorf("ScoreToElo(EloToScore(123.4)) = %v", x)
 	}
 }
@@ -221,7 +221,7 @@ func TestLLRFastchess(t *testing.T) {
 			got = sp.LLRTrinomial(c.s)
 		}
 		// doctest's Approx(x).epsilon(0.01): within 1% of the value.
-		if math.Abs(got-c.want) > 0.01*math.Abs(c.want) {
+		if !(math.Abs(got-c.want) <= 0.01*math.Abs(c.want)) {
 			t.Errorf("%+v %s [%g, %g]: LLR %.4f, want %.2f", c.s, c.model, c.elo0, c.elo1, got, c.want)
 		}
 	}
