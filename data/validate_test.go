@@ -80,7 +80,10 @@ func TestValidateRanges(t *testing.T) {
 		{"result -1, not-over", func(r *Row) { r.Result, r.Termination = -1, "not-over" }, "row 4: result -1 with termination not-over"},
 		{"result 0, max-turns", func(r *Row) { r.Result, r.Termination = 0, "max-turns" }, ""},
 		{"result 0, not-over", func(r *Row) { r.Result, r.Termination = 0, "not-over" }, ""},
-		{"last termination", func(r *Row) { r.Termination = last; r.Result = map[bool]int8{true: 0, false: 1}[last == "not-over" || last == "max-turns"] }, ""},
+		{"last termination", func(r *Row) {
+			r.Termination = last
+			r.Result = map[bool]int8{true: 0, false: 1}[last == "not-over" || last == "max-turns"]
+		}, ""},
 		{"plies left 1", func(r *Row) { r.PliesLeft = 1 }, ""},
 		{"plies left 0", func(r *Row) { r.PliesLeft = 0 }, "row 4: plies_left 0"},
 		{"feature +Inf", func(r *Row) { r.Features[3] = float32(math.Inf(1)) }, "row 4: features 3 (" + features.Names()[3] + ") is +Inf"},
