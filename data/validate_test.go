@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -195,5 +196,32 @@ func TestValidateShortBits(t *testing.T) {
 	defer bad.Release()
 	if err := ValidateRecord(bad); err == nil || !strings.Contains(err.Error(), "full_search") {
 		t.Errorf("full_search bits for %d of %d rows: error %v, want one naming full_search", 8*(len(rows)/8-1), len(rows), err)
+	}
+}
+
+// TestCheckOffsets: the offsets of n values from off must be n+1, from 0 up,
+// never decreasing and within the data; errors say where they go wrong.
+func TestCheckOffsets(t *testing.T) {
+	tests := []struct {
+		offsets      []int32
+		off, n, size int
+		want         string // "" when valid
+	}{
+		{[]int32{0, 2, 2, 5}, 0, 3, 5, ""},
+		{[]int32{0, 2, 2, 5}, 1, 2, 5, ""},
+		{[]int32{0, 2, 2, 5}, 3, 0, 5, ""},
+		{nil, 0, 0, 0, ""},
+		{[]int32{0, 2, 2}, 0, 3, 5, "3 offsets for 3 values from 0"},
+		{[]int32{0, 2, 2, 5}, 1, 3, 5, "4 offsets for 3 values from 1"},
+		{[]int32{0, 2, 2, 5}, -1, 1, 5, "4 offsets for 1 values from -1"},
+		{[]int32{-1, 2, 2, 5}, 0, 3, 5, "offset -1 is negative"},
+		{[]int32{0, 2, 6, 5, 7}, 0, 4, 9, "row 2: offsets decrease (6, then 5)"},
+		{[]int32{0, 2, 2, 6}, 0, 3, 5, "offsets reach 6, beyond the 5 values"},
+	}
+	for _, tc := range tests {
+		err := checkOffsets(tc.offsets, tc.off, tc.n, tc.size)
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+			t.Errorf("checkOffsets(%v, %d, %d, %d) = %v, want %q", tc.offsets, tc.off, tc.n, tc.size, err, tc.want)
+		}
 	}
 }
