@@ -121,3 +121,37 @@ func TestLLRTrinomialBestFits(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveTheta: the root of sum_i w_i x_i/(1 + theta x_i) inside the
+// interval where every 1 + theta x_i is positive, also where the root lies near
+// an end of it (nearly all the weight on one score); 0 when the mean is at an
+// end of the scores (every x_i of one sign, or 0).
+func TestSolveTheta(t *testing.T) {
+	cases := []struct{ w, x []float64 }{
+		{[]float64{0.2, 0.2, 0.6}, []float64{-0.5, 0, 0.5}},
+		{[]float64{0.001, 0.999}, []float64{-0.5, 0.5}},
+		{[]float64{0.999, 0.001}, []float64{-0.5, 0.5}},
+		{[]float64{0.3, 0.1, 0.2, 0.4}, []float64{-0.9, -0.2, 0.05, 0.1}},
+		{[]float64{0.5, 0.5}, []float64{-0.01, 0.99}},
+	}
+	for _, c := range cases {
+		theta := solveTheta(c.w, c.x)
+		var f, scale float64
+		for i, v := range c.x {
+			den := 1 + theta*v
+			if !(den > 0) {
+				t.Fatalf("w %v x %v: theta %v leaves 1 + theta x_%d = %v", c.w, c.x, theta, i, den)
+			}
+			f += c.w[i] * v / den
+			scale += math.Abs(c.w[i] * v / den)
+		}
+		if !(math.Abs(f) <= 1e-9*scale) {
+			t.Errorf("w %v x %v: theta %v, f(theta) = %v, want 0", c.w, c.x, theta, f)
+		}
+	}
+	for _, x := range [][]float64{{0, 0.5, 1}, {-1, -0.5, 0}, {0.1, 0.2}, {0, 0}} {
+		if theta := solveTheta([]float64{0.2, 0.3, 0.5}[:len(x)], x); theta != 0 {
+			t.Errorf("x %v (the mean at an end): theta %v, want 0", x, theta)
+		}
+	}
+}
