@@ -73,20 +73,15 @@ func (c *captureSearch) rec(depth, gain int) {
 		c.bestTurn = *t
 	}
 	left := int(c.limit - t.Used)
-	// A push under way must be finished; a pull under way gets the step its
-	// first half already took.
-	slack := 0
-	if sq, pt := t.Pull(); sq != engine.NoSquare && pt > engine.Rabbit {
-		e := int(t.Pos.Side.Other()) * engine.NumTypes
-		var weaker engine.Bitboard
-		for k := range int(pt) {
-			weaker |= t.Pos.Bits[e+k]
-		}
-		if weaker&sq.Bit().Neighbors() != 0 {
-			slack = 1
-		}
+	// A push under way must be finished. Nor is the bound applied while a pull
+	// may follow the step just taken: the bound charges a victim's first step
+	// with a stronger piece's approach and two steps, where the pull's second
+	// half costs one step and no approach (an elephant steps onto its own trap
+	// and pulls the camel beside it after, then steps off and pulls it in).
+	if left <= 0 {
+		return
 	}
-	if left <= 0 || !t.PushPending() && captureBound(&t.Pos, t.Pos.Side) > left+slack {
+	if !t.PushPending() && !c.pullPossible(t) && captureBound(&t.Pos, t.Pos.Side) > left {
 		return
 	}
 	side := t.Pos.Side
@@ -106,6 +101,22 @@ func (c *captureSearch) rec(depth, gain int) {
 		}
 		c.rec(depth+1, g)
 	}
+}
+
+// pullPossible reports whether the step just taken in t may be followed by
+// the second half of a pull: a weaker enemy piece stands beside the square the
+// puller left.
+func (c *captureSearch) pullPossible(t *engine.Turn) bool {
+	sq, pt := t.Pull()
+	if sq == engine.NoSquare || pt == engine.Rabbit {
+		return false
+	}
+	e := int(t.Pos.Side.Other()) * engine.NumTypes
+	var weaker engine.Bitboard
+	for k := range int(pt) {
+		weaker |= t.Pos.Bits[e+k]
+	}
+	return weaker&sq.Bit().Neighbors() != 0
 }
 
 // captureBound returns a lower bound on the steps side needs to capture an enemy

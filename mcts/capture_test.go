@@ -113,3 +113,36 @@ func BenchmarkCaptureSearch(b *testing.B) {
 		cs.find(&turn)
 	}
 }
+
+// TestExhaustiveCaptureSearchIsExact checks the scan's capture search (every
+// line of the steps left, cut by the bound) against full move generation: it
+// must find the most material a move wins in every position. The first case
+// is a capture the bound once cut: Silver's elephant steps onto its own trap
+// c6, pulls the camel from c4 to c5, steps off to d6 and pulls it in.
+func TestExhaustiveCaptureSearchIsExact(t *testing.T) {
+	first, err := engine.ParsePosition("s [  rrrrcrrdchdr r m  E h   e      HM  D     R    H C RR DRR C RRR]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 200
+	if testing.Short() {
+		n = 60
+	}
+	cs := newCaptureSearch()
+	cs.extra = engine.MaxSteps
+	exists := 0
+	for i, p := range append([]engine.Position{first}, testPositions(t, n)...) {
+		turn := engine.NewTurn(p)
+		gain, _ := cs.find(&turn)
+		want := captureOracle(p)
+		if want > 0 {
+			exists++
+		}
+		if gain != want {
+			t.Errorf("position %d %s: the exhaustive capture search gains %d, move generation %d", i, p.String(), gain, want)
+		}
+	}
+	if exists < n/10 {
+		t.Fatalf("%d positions with a capture: too few to test", exists)
+	}
+}
