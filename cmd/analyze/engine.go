@@ -27,7 +27,7 @@ const engineDeadline = time.Minute
 //
 // Every game starts with newgame. Silver to set up is told Gold's setup with
 // makemove; Silver to move is given the mirror image of pos with Gold to move
-// (see mirrorPosition), and the engine's move is mirrored back: some engines,
+// (see aei.MirrorPosition), and the engine's move is mirrored back: some engines,
 // such as Sharp, ignore the side to move of setposition and always search for
 // Gold.
 func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf *searchFlags, extra [][2]string) error {
@@ -63,7 +63,7 @@ func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf
 	mirrored := pos.Side == engine.Silver && !setup
 	if mirrored {
 		var err error
-		if asked, err = mirrorPosition(pos); err != nil {
+		if asked, err = aei.MirrorPosition(pos); err != nil {
 			return fmt.Errorf("-position: %w", err)
 		}
 	}
@@ -103,7 +103,7 @@ func bestEngine(e env, cmdline string, pos engine.Position, fs *flag.FlagSet, sf
 	res := engineAnswer{id: c.Ident(), pos: pos, move: move, info: info, elapsed: elapsed}
 	if mirrored {
 		res.asked = &asked
-		if res.move, err = mirrorMove(move); err != nil {
+		if res.move, err = aei.MirrorMove(move); err != nil {
 			return fmt.Errorf("-engine: bestmove %q: %w", move, err)
 		}
 		turn := engine.NewTurn(pos)
@@ -123,72 +123,6 @@ func goldSetup(p engine.Position) string {
 		}
 	}
 	return engine.FormatSetup(pl)
-}
-
-// mirrorPosition returns the mirror image of p: the colours swapped, the ranks
-// reversed (a1 becomes a8) and the other side to move. The rules of Arimaa
-// are the same seen from either side, so a move is as good in p as its mirror
-// image (mirrorMove) in the mirrored position.
-func mirrorPosition(p engine.Position) (engine.Position, error) {
-	var b strings.Builder
-	b.WriteString(p.Side.Other().String())
-	b.WriteString(" [")
-	for r := range 8 { // rank 1 of p is rank 8 of its mirror image
-		for f := range 8 {
-			b.WriteByte(mirrorPiece(p.At(engine.MakeSquare(f, r))).Letter())
-		}
-	}
-	b.WriteByte(']')
-	return engine.ParsePosition(b.String())
-}
-
-// mirrorPiece returns the piece of the other colour.
-func mirrorPiece(pc engine.Piece) engine.Piece {
-	if pc == engine.NoPiece {
-		return pc
-	}
-	return engine.MakePiece(pc.Color().Other(), pc.Type())
-}
-
-// mirrorMove returns the mirror image of a move or a setup (see
-// mirrorPosition): "Ee2n rc3x" becomes "ee7s Rc6x", "Ra1" "ra8". Colour
-// words between the moves of a principal variation ("g", "s", "w", "b")
-// become the other colour's.
-func mirrorMove(move string) (string, error) {
-	words := strings.Fields(move)
-	for i, w := range words {
-		switch w {
-		case "g", "s", "w", "b":
-			words[i] = map[string]string{"g": "s", "s": "g", "w": "b", "b": "w"}[w]
-			continue
-		}
-		if len(w) != 3 && len(w) != 4 {
-			return "", fmt.Errorf("%q is not a step", w)
-		}
-		pc, err := engine.PieceFromLetter(w[0])
-		if err != nil || pc == engine.NoPiece {
-			return "", fmt.Errorf("%q is not a step: no piece %q", w, w[0])
-		}
-		sq, err := engine.ParseSquare(w[1:3])
-		if err != nil {
-			return "", fmt.Errorf("%q is not a step: %w", w, err)
-		}
-		m := string(mirrorPiece(pc).Letter()) + engine.MakeSquare(sq.File(), 7-sq.Rank()).String()
-		if len(w) == 4 {
-			switch d := w[3]; d {
-			case 'n':
-				m += "s"
-			case 's':
-				m += "n"
-			case 'e', 'w', 'x':
-				m += string(d)
-			default:
-				return "", fmt.Errorf("%q is not a step: no direction %q", w, d)
-			}
-		}
-		words[i] = m
-	}
-	return strings.Join(words, " "), nil
 }
 
 // engineAnswer is an engine's answer for pos.
@@ -222,7 +156,7 @@ func printEngineBest(w io.Writer, a engineAnswer) error {
 	fmt.Fprintf(&b, "time         %.3f s\n", a.elapsed.Seconds())
 	for _, l := range a.info.Lines {
 		if typ, pv, _ := strings.Cut(l, " "); a.asked != nil && typ == "pv" {
-			if m, err := mirrorMove(pv); err == nil {
+			if m, err := aei.MirrorMove(pv); err == nil {
 				l = "pv " + m
 			}
 		}
