@@ -1,0 +1,136 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/configs"
+	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// TestRunOneShard plays shard 1, then shard 0, of a run of two, with workers
+// left to the default (one per core): only the shard asked for is played and
+// written, the temporary files a killed run left for it are dropped first,
+// progress counts its games, the shard past the last is refused, and a rerun
+// that finds the shard published with a claim left behind (by a writer on
+// another host, taken over) clears the claim.
+func TestRunOneShard(t *testing.T) {
+	c := testConfig(t)
+	c.Workers = 0
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	stale := []string{ShardPath(dir, 1) + ".tmp", data.SumPath(ShardPath(dir, 1)) + ".tmp", GamesPath(dir, 1) + ".tmp"}
+	for _, p := range stale {
+		if err := os.WriteFile(p, []byte("left by a killed run"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var progress []Progress
+	opt := Options{Out: dir, Seed: 3, Shard: 1, Weights: w, Log: slog.New(slog.DiscardHandler),
+		Progress: func(p Progress) { progress = append(progress, p) }}
+	sum, err := Run(context.Background(), c, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Shards != 1 || sum.Games != 2 || sum.ShardsSkipped != 0 {
+		t.Errorf("summary: %d shards, %d games, %d skipped; want 1, 2, 0", sum.Shards, sum.Games, sum.ShardsSkipped)
+	}
+	var names []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if want := []string{"shard-00001.arrow", "shard-00001.arrow.xxh128", "shard-00001.games.txt"}; strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("files %v, want %v", names, want)
+	}
+	rows, err := data.ReadRows(ShardPath(dir, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) != 2 {
+		t.Fatalf("%d progress calls, want 2: %+v", len(progress), progress)
+	}
+	for k, p := range progress {
+		if p.Shard != 1 || p.GamesDone != k+1 || p.GamesTotal != 2 || p.Turns <= 0 {
+			t.Errorf("progress call %d: %+v, want shard 1, %d of 2 games", k, p, k+1)
+		}
+	}
+	if last := progress[1].Turns; last != int64(len(rows)) || sum.Rows != last {
+		t.Errorf("progress ends at %d turns, summary %d, the shard has %d rows", last, sum.Rows, len(rows))
+	}
+
+	opt.Shard, opt.Progress = 0, nil
+	if sum, err = Run(context.Background(), c, opt); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Shards != 1 || sum.ShardsSkipped != 0 {
+		t.Errorf("shard 0: %d written, %d skipped; want 1, 0", sum.Shards, sum.ShardsSkipped)
+	}
+
+	opt.Shard = 2
+	if _, err := Run(context.Background(), c, opt); err == nil || !strings.Contains(err.Error(), "shard 2: the run has shards 0 to 1") {
+		t.Errorf("shard 2 of 2: error %v", err)
+	}
+
+	claim := data.ClaimPath(ShardPath(dir, 0))
+	if err := os.WriteFile(claim, []byte(`{"host":"elsewhere.invalid","pid":4242,"start":"2026-01-02T03:04:05Z","token":"00"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt.Shard, opt.TakeOver = 0, true
+	sum, err = Run(context.Background(), c, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ShardsSkipped != 1 || sum.Shards != 0 {
+		t.Errorf("rerun: %d written, %d skipped; want 0, 1", sum.Shards, sum.ShardsSkipped)
+	}
+	if _, err := os.Stat(claim); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the claim left behind is still there: %v", err)
+	}
+}
+
+// TestMaxTurnsEvent: a game stopped at max_turns says so in its record's
+// event; its rows have the max-turns termination and result 0.
+func TestMaxTurnsEvent(t *testing.T) {
+	c := testConfig(t)
+	c.MaxTurns = 2
+	c.Games = 2
+	dir := t.TempDir()
+	run(t, c, dir, -1, 1)
+	f, err := os.Open(GamesPath(dir, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := engine.ReadArchive(f, filepath.Base(GamesPath(dir, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	for _, r := range recs {
+		if got := r.Field("event"); got != "arimaalab self-play, stopped at max-turns" {
+			t.Errorf("game %s: event %q", r.ID, got)
+		}
+	}
+	rows, err := data.ReadRows(ShardPath(dir, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Termination != "max-turns" || r.Result != 0 {
+			t.Fatalf("game %d turn %d: termination %s, result %d", r.GameID, r.Turn, r.Termination, r.Result)
+		}
+	}
+}
