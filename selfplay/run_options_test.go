@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -36,7 +37,8 @@ func TestRunOneShard(t *testing.T) {
 		}
 	}
 	var progress []Progress
-	opt := Options{Out: dir, Seed: 3, Shard: 1, Weights: w, Log: slog.New(slog.DiscardHandler),
+	var log bytes.Buffer
+	opt := Options{Out: dir, Seed: 3, Shard: 1, Weights: w, Log: slog.New(slog.NewTextHandler(&log, nil)),
 		Progress: func(p Progress) { progress = append(progress, p) }}
 	sum, err := Run(context.Background(), c, opt)
 	if err != nil {
@@ -52,6 +54,9 @@ func TestRunOneShard(t *testing.T) {
 	}
 	if want := []string{"shard-00001.arrow", "shard-00001.arrow.xxh128", "shard-00001.games.txt"}; strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("files %v, want %v", names, want)
+	}
+	if l := log.String(); !strings.Contains(l, `msg="shard written" shard=1 games=2 `) || strings.Contains(l, "tree was full") {
+		t.Errorf("log: %q, want the shard written and no full tree", l)
 	}
 	rows, err := data.ReadRows(ShardPath(dir, 1))
 	if err != nil {
@@ -106,7 +111,10 @@ func TestMaxTurnsEvent(t *testing.T) {
 	c.MaxTurns = 2
 	c.Games = 2
 	dir := t.TempDir()
-	run(t, c, dir, -1, 1)
+	sum := run(t, c, dir, -1, 1)
+	if sum.Unfinished != 2 || sum.Terminations["max-turns"] != 2 || len(sum.Terminations) != 1 || sum.GoldWins+sum.SilverWins != 0 {
+		t.Errorf("summary: %d unfinished, terminations %v, %d+%d won; want 2, max-turns 2, none won", sum.Unfinished, sum.Terminations, sum.GoldWins, sum.SilverWins)
+	}
 	f, err := os.Open(GamesPath(dir, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +139,24 @@ func TestMaxTurnsEvent(t *testing.T) {
 	for _, r := range rows {
 		if r.Termination != "max-turns" || r.Result != 0 {
 			t.Fatalf("game %d turn %d: termination %s, result %d", r.GameID, r.Turn, r.Termination, r.Result)
+		}
+	}
+}
+
+// TestConfigDiff: the first key, in order and as a dotted path, whose values
+// differ between two config objects, keys that only one side has included.
+func TestConfigDiff(t *testing.T) {
+	for _, c := range []struct{ a, b, key, va, vb string }{
+		{`{"a":1,"b":{"c":2,"d":3}}`, `{"a":1,"b":{"c":2,"d":4}}`, "b.d", "3", "4"},
+		{`{"a":1}`, `{"a":1,"b":2,"c":3}`, "b", "<nil>", "2"},
+		{`{"a":1,"z":2,"y":3}`, `{"a":1}`, "y", "3", "<nil>"},
+		{`{"b":{"x":1},"a":5}`, `{"b":{"x":1},"a":6}`, "a", "5", "6"},
+		{`{"a":1}`, `{"a":1}`, "", `{"a":1}`, `{"a":1}`},
+		{`[1]`, `{"a":1}`, "", `[1]`, `{"a":1}`},
+	} {
+		key, va, vb := configDiff(c.a, c.b)
+		if key != c.key || va != c.va || vb != c.vb {
+			t.Errorf("configDiff(%s, %s) = %q, %q, %q; want %q, %q, %q", c.a, c.b, key, va, vb, c.key, c.va, c.vb)
 		}
 	}
 }
