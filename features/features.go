@@ -59,6 +59,10 @@ const (
 	fHostagesHeld
 	fHostagesLost
 	fFrames
+	fExposedOwn
+	fExposedOpp
+	fDraggableOwn
+	fDraggableOpp
 
 	// N is the number of features: the length of a feature vector.
 	N = iota
@@ -102,6 +106,10 @@ var names = [N]string{
 	fHostagesHeld:       "hostages_held",
 	fHostagesLost:       "hostages_lost",
 	fFrames:             "frames",
+	fExposedOwn:         "exposed_own",
+	fExposedOpp:         "exposed_opp",
+	fDraggableOwn:       "draggable_own",
+	fDraggableOpp:       "draggable_opp",
 }
 
 // version is the feature-set version, computed once from the names.
@@ -171,6 +179,8 @@ var (
 	// east, enemy west, enemy east), trapNbr the squares beside each.
 	traps   = [4]engine.Square{sqC3, sqF3, sqC6, sqF6}
 	trapNbr = [4]engine.Bitboard{sqC3.Bit().Neighbors(), sqF3.Bit().Neighbors(), sqC6.Bit().Neighbors(), sqF6.Bit().Neighbors()}
+	// trapNear holds, for each trap, the squares two steps or less from it.
+	trapNear = [4]engine.Bitboard{near2(sqC3), near2(sqF3), near2(sqC6), near2(sqF6)}
 	// trapZone holds the squares beside a trap.
 	trapZone = engine.Traps.Neighbors()
 	// centreDist[sq] is the Manhattan distance from sq to the nearest of d4, e4, d5, e5.
@@ -293,6 +303,41 @@ func Extract(p *engine.Position, out []float32) {
 	out[fHostagesHeld] = valueOf(pb, fOpp&trapZone&^oppR)
 	out[fHostagesLost] = valueOf(ob, fOwn&trapZone&^ownR)
 	out[fFrames] = framed(&o, opp) - framed(&o, own)
+
+	// Pieces within a stronger enemy's reach.
+	out[fExposedOwn], out[fDraggableOwn] = exposure(&o, own, &ge[opp])
+	out[fExposedOpp], out[fDraggableOpp] = exposure(&o, opp, &ge[own])
+}
+
+// exposure returns two sums of the values of the pieces of colour c (its
+// elephant aside) that stand beside a stronger enemy piece, which can push or
+// pull them this turn: all of them (exposed), and those of them two steps or
+// less from a trap with at most one piece of c beside it (draggable: a push or
+// two, a pull or two, brings them onto a trap that does not hold them). These
+// are the threats a one-turn capture search does not count: the enemy drags
+// such a piece this turn and captures it the next.
+//
+// enemyGE[t] holds the enemy pieces of type t or stronger.
+func exposure(o *engine.Position, c engine.Color, enemyGE *[engine.NumTypes + 1]engine.Bitboard) (exposed, draggable float32) {
+	base := 0
+	if c == opp {
+		base = oppBase
+	}
+	var weak engine.Bitboard // squares two steps or less from a weakly held trap
+	for i, n := range trapNbr {
+		if (o.Occ[c] & n).Count() <= 1 {
+			weak |= trapNear[i]
+		}
+	}
+	for t := rabbit; t < elephant; t++ {
+		at := o.Bits[base+t] & enemyGE[t+1].Neighbors()
+		if at == 0 {
+			continue
+		}
+		exposed += float32(at.Count()) * pieceValue[t]
+		draggable += float32((at & weak).Count()) * pieceValue[t]
+	}
+	return exposed, draggable
 }
 
 // orient writes into o the position p seen from the side to move: when Silver is
@@ -315,6 +360,12 @@ func orient(p *engine.Position, o *engine.Position) {
 // flip mirrors b top to bottom (rank 1 to rank 8).
 func flip(b engine.Bitboard) engine.Bitboard {
 	return engine.Bitboard(bits.ReverseBytes64(uint64(b)))
+}
+
+// near2 returns the squares two steps or less from sq, sq included.
+func near2(sq engine.Square) engine.Bitboard {
+	n := sq.Bit() | sq.Bit().Neighbors()
+	return n | n.Neighbors()
 }
 
 // rankMask returns rank k (0 = rank 1).

@@ -234,6 +234,21 @@ func TestKnownValues(t *testing.T) {
 		{"rabbit on trap, guard not threatened", engine.Gold, "Rc3 Cd3 re3", map[string]float64{
 			"capture_risk_own": 0,
 		}},
+		{"horse beside the enemy elephant, c6 held by one silver piece", engine.Gold, "Hc5 ed5 rb6", map[string]float64{
+			"exposed_own": 3.5, "draggable_own": 3.5, "exposed_opp": 0, "draggable_opp": 0,
+		}},
+		{"horse beside the enemy elephant, every trap near held twice", engine.Gold, "Hd5 ee5 Cb6 Dd6", map[string]float64{
+			"exposed_own": 3.5, "draggable_own": 0,
+		}},
+		{"a rabbit beside a rabbit is not exposed; beside a cat it is", engine.Gold, "Rd5 re5 Ra8 ca7", map[string]float64{
+			"exposed_own": 1, "draggable_own": 0,
+		}},
+		{"exposure seen from silver", engine.Silver, "Hc5 ed5 rb6", map[string]float64{
+			"exposed_own": 0, "exposed_opp": 3.5, "draggable_opp": 3.5,
+		}},
+		{"the elephant is never exposed", engine.Gold, "Ed4 ed5", map[string]float64{
+			"exposed_own": 0, "exposed_opp": 0,
+		}},
 		{"elephant mobility and centre", engine.Gold, "Ed4 ea8", map[string]float64{
 			"elephant_centrality": 6, "elephant_mobility": 12 - 5,
 		}},
@@ -344,7 +359,64 @@ func TestAgainstReference(t *testing.T) {
 				t.Fatalf("%s: %s = %v, reference %d", p.String(), name, got, want)
 			}
 		}
+
+		// Exposure, square by square.
+		for _, c := range []struct {
+			side   engine.Color
+			suffix string
+		}{{us, "_own"}, {them, "_opp"}} {
+			exposed, draggable := exposureReference(&p, c.side)
+			if got := f[Index("exposed"+c.suffix)]; math.Abs(float64(got)-exposed) > 1e-4 {
+				t.Fatalf("%s: exposed%s = %v, reference %v", p.String(), c.suffix, got, exposed)
+			}
+			if got := f[Index("draggable"+c.suffix)]; math.Abs(float64(got)-draggable) > 1e-4 {
+				t.Fatalf("%s: draggable%s = %v, reference %v", p.String(), c.suffix, got, draggable)
+			}
+		}
 	}
+}
+
+// exposureReference computes the exposed and draggable sums of side's pieces
+// square by square: a piece other than the elephant beside a stronger enemy
+// piece is exposed; it is draggable when some trap two steps or less away
+// (Manhattan distance) has at most one piece of side beside it.
+func exposureReference(p *engine.Position, side engine.Color) (exposed, draggable float64) {
+	values := [engine.NumTypes]float64{1, 1.5, 2, 3.5, 6.5, 10}
+	dist := func(a, b engine.Square) int {
+		df, dr := a.File()-b.File(), a.Rank()-b.Rank()
+		return max(df, -df) + max(dr, -dr)
+	}
+	for sq := range engine.Square(64) {
+		pc := p.At(sq)
+		if pc == engine.NoPiece || pc.Color() != side || pc.Type() == engine.Elephant {
+			continue
+		}
+		threatened := false
+		for nb := sq.Bit().Neighbors(); nb != 0; nb &= nb - 1 {
+			q := p.At(nb.First())
+			if q != engine.NoPiece && q.Color() != side && q.Type() > pc.Type() {
+				threatened = true
+			}
+		}
+		if !threatened {
+			continue
+		}
+		exposed += values[pc.Type()]
+		for tr := engine.Traps; tr != 0; tr &= tr - 1 {
+			trap := tr.First()
+			guards := 0
+			for nb := trap.Bit().Neighbors(); nb != 0; nb &= nb - 1 {
+				if q := p.At(nb.First()); q != engine.NoPiece && q.Color() == side {
+					guards++
+				}
+			}
+			if dist(sq, trap) <= 2 && guards <= 1 {
+				draggable += values[pc.Type()]
+				break
+			}
+		}
+	}
+	return exposed, draggable
 }
 
 // refGoalSteps returns the fewest steps in which the rabbit of c on sq reaches

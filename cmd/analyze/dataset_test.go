@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,7 +89,7 @@ func TestDataVerb(t *testing.T) {
 		"   3 | ######################################## 1\n",
 		"   7 |                                          0\n",
 		"  12 | ######################################## 1\n",
-		"feature means (" + features.Version() + ", 36 features)\n",
+		"feature means (" + features.Version() + ", " + strconv.Itoa(features.N) + " features)\n",
 		"  bias                     0.5000\n",
 		"  frames                  35.5000\n",
 	} {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -101,6 +102,7 @@ func TestBestEngine(t *testing.T) {
 		args     []string
 		wantCode int
 		want     []string // in stdout
+		wantRe   []string // regular expressions matched in stdout
 		wantErr  string   // in stderr
 		setup    bool     // the move is Silver's setup
 		sharp    bool     // the engine acts as Sharp does (sharpLike)
@@ -108,7 +110,10 @@ func TestBestEngine(t *testing.T) {
 		{name: "visits", args: []string{"-engine", helper, "-visits", "200", "-threads", "2", "-position", standard3353},
 			want: []string{"engine       arimaalab ", "position     " + standard3353, "info         nodes 200\n", "info         pv ", "log          Debug: search 200 simulations"}},
 		{name: "time", args: []string{"-engine", helper, "-time", "500ms", "-position", standard3353},
-			want: []string{"info         score ", "Debug: search 0.225 s (Gold's hard limit 0.500 s)"}},
+			// The hard limit is the move time less what the engine's clock had
+			// already counted when the search began: a little under 0.5 s.
+			want:   []string{"info         score "},
+			wantRe: []string{`Debug: search 0\.2\d\d s \(Gold's reserve 0\.000 s, hard limit 0\.(4[5-9]\d|500) s\)`}},
 		{name: "goal", args: []string{"-engine", helper, "-position", build(t, engine.Gold, "Ra7 ca8 Db8 rh8 ea1")},
 			want: []string{"move         Db8e ca8e Ra7n\n"}},
 		{name: "options", args: []string{"-engine", helper, "-option", "visits=150", "-option", "event=a test", "-position", standard3353},
@@ -147,6 +152,11 @@ func TestBestEngine(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(r.stdout, w) {
 					t.Errorf("stdout does not contain %q:\n%s", w, r.stdout)
+				}
+			}
+			for _, re := range tc.wantRe {
+				if !regexp.MustCompile(re).MatchString(r.stdout) {
+					t.Errorf("stdout does not match %q:\n%s", re, r.stdout)
 				}
 			}
 			if tc.wantCode != 0 {
