@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -158,5 +159,56 @@ func TestConfigDiff(t *testing.T) {
 		if key != c.key || va != c.va || vb != c.vb {
 			t.Errorf("configDiff(%s, %s) = %q, %q, %q; want %q, %q, %q", c.a, c.b, key, va, vb, c.key, c.va, c.vb)
 		}
+	}
+}
+
+// TestSummaryAdd: the summary counts games, rows, full trees, terminations
+// and who won.
+func TestSummaryAdd(t *testing.T) {
+	s := &Summary{Terminations: map[string]int{}}
+	for _, p := range []*played{
+		{rows: make([]data.Row, 5), fullTrees: 1, outcome: engine.Outcome{Reason: engine.Goal, Winner: engine.Gold}},
+		{rows: make([]data.Row, 7), outcome: engine.Outcome{Reason: engine.Goal, Winner: engine.Silver}},
+		{rows: make([]data.Row, 2), fullTrees: 2, outcome: engine.Outcome{Reason: engine.Elimination, Winner: engine.Gold}},
+		{rows: make([]data.Row, 9), outcome: engine.Outcome{Reason: engine.MaxTurns}},
+	} {
+		s.add(p)
+	}
+	want := Summary{Games: 4, Rows: 23, TreeFull: 3, GoldWins: 2, SilverWins: 1, Unfinished: 1,
+		Terminations: map[string]int{"goal": 2, "elimination": 1, "max-turns": 1}}
+	if !reflect.DeepEqual(*s, want) {
+		t.Errorf("summary %+v, want %+v", *s, want)
+	}
+	if got := s.MeanLength(); got != 23.0/4 {
+		t.Errorf("MeanLength() = %v, want 5.75", got)
+	}
+	if got := (&Summary{}).MeanLength(); got != 0 {
+		t.Errorf("MeanLength() of no games = %v, want 0", got)
+	}
+}
+
+// TestCancelledRunLeavesNothing: a run cancelled after its first game returns
+// the context's error and leaves neither the shard's temporary files nor its
+// claim behind.
+func TestCancelledRunLeavesNothing(t *testing.T) {
+	c := testConfig(t)
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err = Run(ctx, c, Options{Out: dir, Seed: 5, Shard: 0, Workers: 1, Weights: w, Log: slog.New(slog.DiscardHandler),
+		Progress: func(Progress) { cancel() }})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left behind: %v", names)
 	}
 }
