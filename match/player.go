@@ -406,13 +406,20 @@ func (p *SearchPlayer) Describe() string {
 
 // NewGame returns a game player with a new search tree.
 func (p *SearchPlayer) NewGame(_ context.Context, _ engine.Color, seed uint64) (GamePlayer, error) {
-	cfg := p.cfg
-	cfg.Seed = seed
-	s, err := mcts.New(cfg, p.ev)
+	s, err := p.NewSearcher(seed)
 	if err != nil {
 		return nil, err
 	}
 	return &searchGame{p: p, s: s, rng: rand.New(rand.NewPCG(seed, 0x7e39))}, nil
+}
+
+// NewSearcher returns a search with the player's weights and settings and a
+// tree of its own, seeded by seed, for positions outside games (see package
+// judge).
+func (p *SearchPlayer) NewSearcher(seed uint64) (*mcts.Searcher, error) {
+	cfg := p.cfg
+	cfg.Seed = seed
+	return mcts.New(cfg, p.ev)
 }
 
 // Hash returns the hash of the player's weights (weights.Weights.Hash).

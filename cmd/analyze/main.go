@@ -1,7 +1,8 @@
 // Command analyze inspects the engine's work and the search's: move counts and
 // move generation speed over position files, replays of game archives checked
 // against their recorded results, the best move of a position, a turn by turn
-// evaluation of a recorded game, summaries and Parquet exports of self-play
+// evaluation of a recorded game, the regret of a player's moves judged by a
+// reference engine, summaries and Parquet exports of self-play
 // datasets, a board viewer that steps through games, and a game against the
 // bot in the terminal.
 //
@@ -16,6 +17,7 @@
 //	analyze export -parquet OUT [-compression snappy|zstd] PATH...
 //	analyze verify PATH...
 //	analyze show [-position 'g [64 squares]' | -moves LIST | [-game ID] PATH] [-turn LABEL] [-plain]
+//	analyze regret -engine COMMAND [-option NAME=VALUE]... -a PLAYER [-b PLAYER] [-mover NAME] [-n N] [-seed S] [-json] FILE...
 //	analyze play [-color gold|silver] [-setup SETUP] [-bot-setup random|standard] [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-save FILE]
 //
 // Run "analyze VERB -h" for the flags of a verb.
@@ -45,6 +47,7 @@ func verbs() []verb {
 		{"export", "-parquet OUT [-compression C] PATH...", "Write each shard as a Parquet file into OUT, keeping the gen=NNNN/ layout.", exportVerb},
 		{"verify", "PATH...", "Check datasets completely (checksums, schemas, values, boards, games, runs); exit 1 at the first problem, naming the file.", verifyVerb},
 		{"show", "[flags] [PATH]", "Draw a position, or step through a game of an archive, a shard, a move list or a run, move by move, with the search's values.", showVerb},
+		{"regret", "-engine COMMAND -a PLAYER [-b PLAYER] [flags] FILE...", "Judge a player's moves (or two players' on the same positions) with a reference AEI engine such as Sharp: mean regret in rabbits, blunders, worst moves.", regretVerb},
 		{"play", "[flags]", "Play the bot in the terminal: moves typed in standard notation, illegal ones explained, the board drawn after each move.", playVerb},
 	}
 }

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/arimaalab/arimaalab/aei"
+	"github.com/arimaalab/arimaalab/judge"
+	"github.com/arimaalab/arimaalab/match"
+	"github.com/arimaalab/arimaalab/progress"
+)
+
+// regretVerb judges the moves of one or two players with a reference AEI
+// engine (package judge).
+func regretVerb(fs *flag.FlagSet) func(env, []string) error {
+	engineCmd := fs.String("engine", "", "the judge: the AEI engine that `COMMAND` starts, such as '../shared/opponents/sharp aei' (required)")
+	var engineOpts [][2]string
+	fs.Func("option", "send `NAME=VALUE` to the judge as setoption name NAME value VALUE (repeatable);\n"+
+		"Sharp: -option depth=4 -option ignoretc=true -option hash=16 (its default hash makes each position take seconds)", func(s string) error {
+		name, value, ok := strings.Cut(s, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("%q is not NAME=VALUE", s)
+		}
+		engineOpts = append(engineOpts, [2]string{name, value})
+		return nil
+	})
+	a := fs.String("a", "", "the player judged, a `PLAYER` specification as eval takes: gen0,visits=1000, FILE.json,scan=off, random, aei=COMMAND (required)")
+	b := fs.String("b", "", "a second `PLAYER`, judged on the same positions and compared with -a")
+	each := fs.String("each", "", "`ITEMS` every player takes unless its own say otherwise, such as visits=1000")
+	mover := fs.String("mover", "", "archives: only the positions where the player of this `NAME` (wusername or busername) was to move")
+	n := fs.Int("n", 100, "judge `N` positions drawn from all those of the files (0: all)")
+	seed := fs.Uint64("seed", 1, "`SEED` of the draw of the positions and of the players' searches")
+	unit := fs.Float64("unit", 0, "the judge's `UNITS` per rabbit (0: 100 for an info score, the protocol's centi-rabbits;\n"+
+		"1000 for the Eval of Sharp's log line \"Depth D Eval V\", in milli-rabbits)")
+	clamp := fs.Float64("clamp", judge.DefaultClamp, "bound the judge's scores to +-`RABBITS` (a win or loss counts as this much)")
+	blunder := fs.Float64("blunder", judge.DefaultBlunder, "a move of regret `RABBITS` or more is a blunder")
+	worst := fs.Int("worst", judge.DefaultWorst, "list each player's `K` worst moves (0: none)")
+	timeout := fs.Duration("timeout", time.Minute, "the judge's deadline for each position, a `DURATION`")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object (with every move)")
+	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
+	return func(e env, args []string) error {
+		switch {
+		case len(args) == 0:
+			return usageError("want archive or position files")
+		case *engineCmd == "":
+			return usageError("-engine is required (the judge, such as '../shared/opponents/sharp aei')")
+		case *a == "":
+			return usageError("-a PLAYER is required")
+		case *n < 0:
+			return usageError("-n must not be negative")
+		case *unit < 0:
+			return usageError("-unit must not be negative")
+		case *clamp <= 0:
+			return usageError("-clamp must be positive")
+		case *worst < 0:
+			return usageError("-worst must not be negative")
+		case *timeout <= 0:
+			return usageError("-timeout must be positive")
+		}
+		specs, err := regretSpecs(*a, *b, *each)
+		if err != nil {
+			return err
+		}
+		var all []judge.Position
+		for _, name := range args {
+			ps, err := regretPositions(name, *mover, e.stdin)
+			if err != nil {
+				return err
+			}
+			all = append(all, ps...)
+		}
+		if len(all) == 0 {
+			if *mover != "" {
+				return fmt.Errorf("no positions where %q was to move in %s", *mover, strings.Join(args, ", "))
+			}
+			return fmt.Errorf("no positions in %s", strings.Join(args, ", "))
+		}
+		positions := judge.Sample(all, *seed, *n)
+
+		ctx := context.Background()
+		logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+		aeiOpt := aei.Options{Stderr: io.Discard, Logger: logger}
+		var players []judge.Player
+		defer func() {
+			for _, p := range players {
+				p.Close()
+			}
+		}()
+		for _, s := range specs {
+			p, err := judge.NewPlayer(ctx, s, aeiOpt)
+			if err != nil {
+				return err
+			}
+			players = append(players, p)
+		}
+		j, err := judge.Start(ctx, judge.Options{
+			Command: *engineCmd, Options: engineOpts, Unit: *unit, Clamp: *clamp,
+			MoveTimeout: *timeout, AEI: aeiOpt,
+		})
+		if err != nil {
+			return fmt.Errorf("-engine: %w", err)
+		}
+		defer j.Close()
+
+		worstK := *worst
+		if worstK == 0 {
+			worstK = -1 // none (0 is the default for judge.Config)
+		}
+		bar := progress.New(e.stderr, int64(len(positions)), "judging", *force)
+		rep, err := judge.Run(ctx, j, j.Describe(), players, positions, judge.Config{
+			Seed: *seed, Blunder: *blunder, Worst: worstK,
+			Progress: func(done, _ int) { bar.Set(int64(done)) },
+		})
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		}
+		return rep.WriteText(e.stdout)
+	}
+}
+
+// regretSpecs parses the players' specifications, naming two players of the
+// same name (gen0 and gen0,scan=off) by their specifications, as eval does.
+func regretSpecs(a, b, each string) ([]match.Spec, error) {
+	sa, err := match.ParseSpec(a, each)
+	if err != nil {
+		return nil, usageError("-a: " + err.Error())
+	}
+	if b == "" {
+		return []match.Spec{sa}, nil
+	}
+	sb, err := match.ParseSpec(b, each)
+	if err != nil {
+		return nil, usageError("-b: " + err.Error())
+	}
+	if sa.Name == sb.Name {
+		sa.Name, sb.Name = a, b
+		if a == b {
+			sa.Name, sb.Name = a+" (A)", b+" (B)"
+		}
+	}
+	return []match.Spec{sa, sb}, nil
+}
+
+// regretPositions reads the positions of a file: an archive (every move's
+// position, of mover only when set) or a position file, told apart by their
+// first line.
+func regretPositions(name, mover string, stdin io.Reader) ([]judge.Position, error) {
+	in, err := openInput(name, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	if judge.IsPositionFile(data) {
+		if mover != "" {
+			return nil, usageError(fmt.Sprintf("-mover goes with archives; %s is a position file", in.name))
+		}
+		return judge.ReadPositions(bytes.NewReader(data), in.name)
+	}
+	return judge.ArchivePositions(bytes.NewReader(data), in.name, mover)
+}

@@ -1,0 +1,376 @@
+// Package judge measures the quality of a player's moves with a reference AEI
+// engine, such as Sharp searching one turn deep: the regret of a move is what
+// it gives away in the engine's judgement, in rabbits.
+//
+// For a position P and the move M a player chooses there, the engine scores P
+// for the side to move (before) and the position after M for the opponent
+// (after, then to move). The regret of M is before + after: the engine's
+// score of P minus its score, for the mover, of the position M leads to. A
+// move as good as the engine's own regrets about 0 (less when the engine,
+// searching deeper from the position after, finds more than it saw before);
+// a move that hangs a piece regrets about the piece's worth. Scores are in
+// rabbits (see Source for the units) and bounded by a clamp (a win or a loss
+// counts as ±20 rabbits by default).
+//
+// Run judges one or two players on the same positions, so that two versions of
+// the bot get a paired comparison that tells apart differences far smaller
+// than match scores do when both lose every game to the engine.
+package judge
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/arimaalab/arimaalab/engine"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Judge scores positions; *Engine is one.
+type Judge interface {
+	// Eval scores pos for its side to move, with hist its game's repetition
+	// history including pos (nil for none).
+	Eval(ctx context.Context, pos engine.Position, hist *engine.History) (Eval, error)
+}
+
+// Defaults of Config.
+const (
+	// DefaultBlunder is the regret, in rabbits, from which a move counts as a
+	// blunder.
+	DefaultBlunder = 2
+	// DefaultWorst is the number of worst moves kept per player.
+	DefaultWorst = 10
+	// DefaultWinScale is the logistic scale per rabbit of the win
+	// probability: the scale of the generation-0 weights, whose evaluation is
+	// in rabbit units (a camel up, worth about 6.5 there, gives 0.70).
+	DefaultWinScale = 0.13
+)
+
+// Config tunes Run. The zero value gives the defaults.
+type Config struct {
+	// Seed seeds the players' choices: position i (of the list given to Run)
+	// gets the seed PositionSeed(Seed, i), the same for every player.
+	Seed uint64
+	// Blunder is the regret, in rabbits, from which a move counts as a
+	// blunder (0: DefaultBlunder).
+	Blunder float64
+	// Worst is the number of worst moves kept per player (0: DefaultWorst;
+	// negative: none).
+	Worst int
+	// WinScale is the logistic scale per rabbit of the win probability after
+	// a move, 1/(1+exp(-WinScale*score)) (0: DefaultWinScale).
+	WinScale float64
+	// Progress, when set, is called after each position with the number done
+	// and the total.
+	Progress func(done, total int)
+}
+
+func (c Config) withDefaults() Config {
+	if c.Blunder == 0 {
+		c.Blunder = DefaultBlunder
+	}
+	if c.Worst == 0 {
+		c.Worst = DefaultWorst
+	}
+	if c.WinScale == 0 {
+		c.WinScale = DefaultWinScale
+	}
+	return c
+}
+
+// Move is one player's move in one position, judged.
+type Move struct {
+	// Index is the position's index in the list given to Run.
+	Index int `json:"index"`
+	// Where names the position (see Position) and Position is its AEI form.
+	Where    string `json:"where"`
+	Position string `json:"position"`
+	// Move is the player's move; Best is the engine's.
+	Move string `json:"move"`
+	Best string `json:"best"`
+	// Before is the engine's score of the position for the mover; After its
+	// score of the position after the move, for the mover too (minus the
+	// score for the opponent, then to move); Regret is Before - After. All
+	// are in rabbits.
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	Regret float64 `json:"regret"`
+	// WinProb is the mover's win probability after the move,
+	// 1/(1+exp(-WinScale*After)).
+	WinProb float64 `json:"win_prob"`
+}
+
+// Interval is a 95 % confidence interval of a mean.
+type Interval struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
+
+// PlayerReport is the summary of one player's moves.
+type PlayerReport struct {
+	Name      string `json:"name"`
+	Positions int    `json:"positions"`
+	// MeanRegret is the mean regret in rabbits; Interval its 95 % interval
+	// (Student's t; nil for fewer than two positions).
+	MeanRegret float64   `json:"mean_regret"`
+	Interval   *Interval `json:"interval,omitempty"`
+	// Blunders counts the moves whose regret is Blunder or more; BlunderShare
+	// is their share of the positions.
+	Blunders     int     `json:"blunders"`
+	BlunderShare float64 `json:"blunder_share"`
+	// WinProb is the mean of the moves' WinProb.
+	WinProb float64 `json:"win_prob"`
+	// Worst holds the moves of the largest regret, largest first.
+	Worst []Move `json:"worst"`
+	// Moves holds every move, in the order of the positions.
+	Moves []Move `json:"moves"`
+}
+
+// Paired compares two players on the same positions.
+type Paired struct {
+	// A and B are the players' names.
+	A string `json:"a"`
+	B string `json:"b"`
+	// Positions is the number of positions; Same those where both chose the
+	// same move (the same position after it).
+	Positions int `json:"positions"`
+	Same      int `json:"same"`
+	// MeanDiff is the mean of A's regret minus B's, in rabbits (below 0: A
+	// gives away less); Interval its 95 % interval (Student's t on the
+	// differences; nil for fewer than two positions).
+	MeanDiff float64   `json:"mean_diff"`
+	Interval *Interval `json:"interval,omitempty"`
+}
+
+// Report is the result of Run.
+type Report struct {
+	// Judge describes the engine.
+	Judge string `json:"judge"`
+	// Positions is the number of positions judged.
+	Positions int `json:"positions"`
+	// Blunder and WinScale are the settings used.
+	Blunder  float64 `json:"blunder"`
+	WinScale float64 `json:"win_scale"`
+	// Players holds a report per player, in the order given.
+	Players []PlayerReport `json:"players"`
+	// Paired compares the first two players (nil with one).
+	Paired *Paired `json:"paired,omitempty"`
+}
+
+// PositionSeed returns the seed of the players' choices in position i of a
+// run seeded by seed.
+func PositionSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Run has each player choose a move in each position and judges the moves
+// with j (see the package documentation). The position before is judged once
+// for all players, and a position after once for all players whose moves
+// lead to it. describe names the judge in the report.
+func Run(ctx context.Context, j Judge, describe string, players []Player, positions []Position, cfg Config) (*Report, error) {
+	if len(players) == 0 {
+		return nil, fmt.Errorf("judge: no players")
+	}
+	if len(positions) == 0 {
+		return nil, fmt.Errorf("judge: no positions")
+	}
+	cfg = cfg.withDefaults()
+	moves := make([][]Move, len(players))
+	for i, ps := range positions {
+		before, err := j.Eval(ctx, ps.Pos, ps.Hist)
+		if err != nil {
+			return nil, fmt.Errorf("%s: judging the position: %w", ps.Where, err)
+		}
+		if before.Source == FromRules {
+			return nil, fmt.Errorf("%s: the game is over", ps.Where)
+		}
+		seen := map[engine.Position]Eval{}
+		for k, pl := range players {
+			m, err := pl.Move(ctx, ps.Pos, ps.Hist, PositionSeed(cfg.Seed, i))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", ps.Where, pl.Name(), err)
+			}
+			after, hist, err := play(ps, m)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", ps.Where, pl.Name(), err)
+			}
+			ev, ok := seen[after]
+			if !ok {
+				if ev, err = j.Eval(ctx, after, hist); err != nil {
+					return nil, fmt.Errorf("%s: judging %s's move %s: %w", ps.Where, pl.Name(), m, err)
+				}
+				seen[after] = ev
+			}
+			moves[k] = append(moves[k], Move{
+				Index: i, Where: ps.Where, Position: ps.Pos.String(), Move: m, Best: before.Best,
+				Before: before.Score, After: -ev.Score, Regret: before.Score + ev.Score,
+				WinProb: 1 / (1 + math.Exp(cfg.WinScale*ev.Score)),
+			})
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(i+1, len(positions))
+		}
+	}
+	rep := &Report{Judge: describe, Positions: len(positions), Blunder: cfg.Blunder, WinScale: cfg.WinScale}
+	for k, pl := range players {
+		rep.Players = append(rep.Players, summarize(pl.Name(), moves[k], cfg))
+	}
+	if len(players) >= 2 {
+		rep.Paired = pair(rep.Players[0], rep.Players[1])
+	}
+	return rep, nil
+}
+
+// play plays move in ps and returns the position after it with the history
+// including it.
+func play(ps Position, move string) (engine.Position, *engine.History, error) {
+	t := engine.NewTurn(ps.Pos)
+	if err := t.PlayMove(move); err != nil {
+		return engine.Position{}, nil, fmt.Errorf("move %q: %w", move, err)
+	}
+	if err := t.CanEnd(); err != nil {
+		return engine.Position{}, nil, fmt.Errorf("move %q: %w", move, err)
+	}
+	after := t.End()
+	hist := engine.NewHistory()
+	if ps.Hist != nil {
+		hist = ps.Hist.Clone()
+	}
+	if hist.Count(&after) >= 2 {
+		return engine.Position{}, nil, fmt.Errorf("move %q: %w", move, engine.ErrThirdRepetition)
+	}
+	hist.Add(&after)
+	return after, hist, nil
+}
+
+// summarize sums up one player's moves.
+func summarize(name string, moves []Move, cfg Config) PlayerReport {
+	r := PlayerReport{Name: name, Positions: len(moves), Moves: moves}
+	regrets := make([]float64, len(moves))
+	var win float64
+	for i, m := range moves {
+		regrets[i] = m.Regret
+		win += m.WinProb
+		if m.Regret >= cfg.Blunder {
+			r.Blunders++
+		}
+	}
+	r.MeanRegret, r.Interval = meanInterval(regrets)
+	r.BlunderShare = float64(r.Blunders) / float64(len(moves))
+	r.WinProb = win / float64(len(moves))
+	if cfg.Worst > 0 {
+		worst := slices.Clone(moves)
+		slices.SortStableFunc(worst, func(a, b Move) int {
+			switch {
+			case a.Regret > b.Regret:
+				return -1
+			case a.Regret < b.Regret:
+				return 1
+			}
+			return 0
+		})
+		r.Worst = worst[:min(cfg.Worst, len(worst))]
+	}
+	return r
+}
+
+// pair compares a and b position by position.
+func pair(a, b PlayerReport) *Paired {
+	p := &Paired{A: a.Name, B: b.Name, Positions: len(a.Moves)}
+	diffs := make([]float64, len(a.Moves))
+	for i := range a.Moves {
+		diffs[i] = a.Moves[i].Regret - b.Moves[i].Regret
+		if sameResult(a.Moves[i], b.Moves[i]) {
+			p.Same++
+		}
+	}
+	p.MeanDiff, p.Interval = meanInterval(diffs)
+	return p
+}
+
+// sameResult reports whether two moves from the same position lead to the
+// same position.
+func sameResult(a, b Move) bool {
+	if a.Move == b.Move {
+		return true
+	}
+	p, err := engine.ParsePosition(a.Position)
+	if err != nil {
+		return false
+	}
+	ta, tb := engine.NewTurn(p), engine.NewTurn(p)
+	if ta.PlayMove(a.Move) != nil || tb.PlayMove(b.Move) != nil {
+		return false
+	}
+	return ta.End() == tb.End()
+}
+
+// meanInterval returns the mean of xs and its 95 % interval from Student's t
+// distribution (nil for fewer than two values).
+func meanInterval(xs []float64) (float64, *Interval) {
+	n := float64(len(xs))
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / n
+	if len(xs) < 2 {
+		return mean, nil
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	se := math.Sqrt(ss / (n - 1) / n)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975)
+	return mean, &Interval{Lo: mean - t*se, Hi: mean + t*se}
+}
+
+// WriteText writes the report for people: a line per player, the paired
+// comparison, then each player's worst moves.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "judge        %s\n", r.Judge)
+	fmt.Fprintf(&b, "positions    %d\n", r.Positions)
+	fmt.Fprintf(&b, "regret       the judge's score of the position minus its score of the position after the move, both for the mover, in rabbits\n\n")
+	width := len("player")
+	for _, p := range r.Players {
+		width = max(width, len(p.Name))
+	}
+	fmt.Fprintf(&b, "%-*s  %9s  %-28s  %-18s  %s\n", width, "player", "positions", "mean regret (95 % interval)", fmt.Sprintf("blunders (>= %g)", r.Blunder), "win prob after")
+	for _, p := range r.Players {
+		fmt.Fprintf(&b, "%-*s  %9d  %-28s  %-18s  %.3f\n", width, p.Name, p.Positions, withInterval(p.MeanRegret, p.Interval),
+			fmt.Sprintf("%d (%.1f %%)", p.Blunders, 100*p.BlunderShare), p.WinProb)
+	}
+	if p := r.Paired; p != nil {
+		fmt.Fprintf(&b, "\n%s minus %s, paired: %s rabbits over %d positions (the same move in %d)\n",
+			p.A, p.B, withInterval(p.MeanDiff, p.Interval), p.Positions, p.Same)
+	}
+	for _, p := range r.Players {
+		if len(p.Worst) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\nworst moves of %s:\n", p.Name)
+		for _, m := range p.Worst {
+			fmt.Fprintf(&b, "  %+7.2f  %s\n", m.Regret, m.Where)
+			fmt.Fprintf(&b, "           played %s (after %+.2f); the judge's best %s (before %+.2f)\n", m.Move, m.After, m.Best, m.Before)
+			fmt.Fprintf(&b, "           %s\n", m.Position)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// withInterval writes a mean with its interval, such as "0.95 (0.62 to 1.28)".
+func withInterval(mean float64, iv *Interval) string {
+	if iv == nil {
+		return fmt.Sprintf("%+.3f", mean)
+	}
+	return fmt.Sprintf("%+.3f (%+.3f to %+.3f)", mean, iv.Lo, iv.Hi)
+}
