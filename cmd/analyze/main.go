@@ -13,11 +13,11 @@
 //	analyze replay FILE...
 //	analyze best -position 'g [64 squares]' [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-json]
 //	analyze game [-game ID] [-visits N] [-threads T] [-weights FILE] FILE
+//	analyze regret -engine COMMAND [-option NAME=VALUE]... -a PLAYER [-b PLAYER] [-mover NAME] [-n N] [-seed S] [-json] FILE...
 //	analyze data PATH...
 //	analyze export -parquet OUT [-compression snappy|zstd] PATH...
 //	analyze verify PATH...
 //	analyze show [-position 'g [64 squares]' | -moves LIST | [-game ID] PATH] [-turn LABEL] [-plain]
-//	analyze regret -engine COMMAND [-option NAME=VALUE]... -a PLAYER [-b PLAYER] [-mover NAME] [-n N] [-seed S] [-json] FILE...
 //	analyze play [-color gold|silver] [-setup SETUP] [-bot-setup random|standard] [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-save FILE]
 //
 // Run "analyze VERB -h" for the flags of a verb.
@@ -43,11 +43,11 @@ func verbs() []verb {
 		{"replay", "FILE...", "Replay game archive files and check each game against its recorded result.", replayVerb},
 		{"best", "-position 'g [64 squares]' [flags]", "Search a position and print the best move, its value, the principal variation and the top moves.", bestVerb},
 		{"game", "[flags] FILE", "Search every turn of a recorded game and print what each move played lost against the search's best.", gameVerb},
+		{"regret", "-engine COMMAND -a PLAYER [-b PLAYER] [flags] FILE...", "Judge a player's moves (or two players' on the same positions) with a reference AEI engine such as Sharp: mean regret in rabbits, blunders, worst moves.", regretVerb},
 		{"data", "PATH...", "Summarize self-play shards (files, directories or globs): rows, games, results, terminations, game lengths, feature means.", dataVerb},
 		{"export", "-parquet OUT [-compression C] PATH...", "Write each shard as a Parquet file into OUT, keeping the gen=NNNN/ layout.", exportVerb},
 		{"verify", "PATH...", "Check datasets completely (checksums, schemas, values, boards, games, runs); exit 1 at the first problem, naming the file.", verifyVerb},
 		{"show", "[flags] [PATH]", "Draw a position, or step through a game of an archive, a shard, a move list or a run, move by move, with the search's values.", showVerb},
-		{"regret", "-engine COMMAND -a PLAYER [-b PLAYER] [flags] FILE...", "Judge a player's moves (or two players' on the same positions) with a reference AEI engine such as Sharp: mean regret in rabbits, blunders, worst moves.", regretVerb},
 		{"play", "[flags]", "Play the bot in the terminal: moves typed in standard notation, illegal ones explained, the board drawn after each move.", playVerb},
 	}
 }
