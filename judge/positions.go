@@ -22,6 +22,25 @@ type Position struct {
 	// "FILE:LINE game ID 12s" for the position before move 12s of the game
 	// whose record starts at LINE of an archive file.
 	Where string
+	// Game is the game the position comes from (nil for a position file),
+	// and Ply the position's index among the game's moves: 0 for the
+	// position before 2g, 1 before 2s, and so on.
+	Game *Game
+	Ply  int
+}
+
+// Game is a game of an archive file that positions come from.
+type Game struct {
+	// File and Line are the archive file's name and the line of the game's
+	// record; ID is the record's id.
+	File string
+	Line int
+	ID   string
+	// Moves are the moves played after the setups, in standard notation.
+	Moves []string
+	// Outcome is the record's result: its winner and termination
+	// (Reason engine.NotOver for a game the record leaves unfinished).
+	Outcome engine.Outcome
 }
 
 // ArchivePositions reads an archive file (engine.ReadArchive) of name and
@@ -42,6 +61,8 @@ func ArchivePositions(r io.Reader, name, mover string) ([]Position, error) {
 			return nil, fmt.Errorf("%s:%d: %w", name, rec.Line, err)
 		}
 		hist := engine.NewHistory()
+		game := &Game{File: name, Line: rec.Line, ID: rec.ID, Moves: g.Moves(),
+			Outcome: engine.Outcome{Winner: rec.Result, Reason: rec.Termination}}
 		for i := range g.Moves() {
 			p := g.PositionBefore(i)
 			hist.Add(&p)
@@ -49,7 +70,7 @@ func ArchivePositions(r io.Reader, name, mover string) ([]Position, error) {
 				continue
 			}
 			label := fmt.Sprintf("%d%s", 2+i/2, p.Side)
-			out = append(out, Position{Pos: p, Hist: hist.Clone(), Where: fmt.Sprintf("%s:%d %s %s", name, rec.Line, rec.Label(), label)})
+			out = append(out, Position{Pos: p, Hist: hist.Clone(), Where: fmt.Sprintf("%s:%d %s %s", name, rec.Line, rec.Label(), label), Game: game, Ply: i})
 		}
 	}
 	return out, nil

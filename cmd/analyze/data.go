@@ -65,6 +65,7 @@ type dataSummary struct {
 // gameSummary is what the summary keeps of one game.
 type gameSummary struct {
 	rows        int
+	length      int  // plies: its first row's ply (2g is 0) and plies_left
 	winner      int8 // 0 gold, 1 silver, -1 none
 	termination string
 }
@@ -92,7 +93,11 @@ func (s *dataSummary) add(c *data.Columns) {
 		id := c.GameID[i]
 		g := s.games[id]
 		if g == nil {
-			g = &gameSummary{winner: -1, termination: c.TerminationOf(i)}
+			// A labelled shard (analyze label) holds some of a game's
+			// plies: its length is where its first row stands and
+			// plies_left, the rows of a self-play game.
+			ply := 2*(int(c.Turn[i])-2) + int(c.Side[i])
+			g = &gameSummary{winner: -1, termination: c.TerminationOf(i), length: ply + int(c.PliesLeft[i])}
 			switch c.Result[i] {
 			case 1:
 				g.winner = int8(c.Side[i])
@@ -112,6 +117,7 @@ func (s *dataSummary) print(w io.Writer) {
 	var gold, silver, unfinished int
 	terms := map[string]int{}
 	lengths := make([]int, 0, games)
+	plies := 0
 	for _, id := range s.order {
 		g := s.games[id]
 		switch g.winner {
@@ -123,13 +129,14 @@ func (s *dataSummary) print(w io.Writer) {
 			unfinished++
 		}
 		terms[g.termination]++
-		lengths = append(lengths, g.rows)
+		lengths = append(lengths, g.length)
+		plies += g.length
 	}
 	fmt.Fprintf(w, "shards        %d\n", s.shards)
 	fmt.Fprintf(w, "rows          %d\n", s.rows)
 	fmt.Fprintf(w, "games         %d\n", games)
 	if games > 0 {
-		fmt.Fprintf(w, "plies/game    %.1f\n", float64(s.rows)/float64(games))
+		fmt.Fprintf(w, "plies/game    %.1f\n", float64(plies)/float64(games))
 	}
 	fmt.Fprintf(w, "results       gold wins %d (%s), silver wins %d (%s), unfinished %d (%s)\n",
 		gold, pct(gold, games), silver, pct(silver, games), unfinished, pct(unfinished, games))

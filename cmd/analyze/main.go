@@ -2,9 +2,9 @@
 // move generation speed over position files, replays of game archives checked
 // against their recorded results, the best move of a position, a turn by turn
 // evaluation of a recorded game, the regret of a player's moves judged by a
-// reference engine, summaries and Parquet exports of self-play
-// datasets, a board viewer that steps through games, and a game against the
-// bot in the terminal.
+// reference engine, positions labelled by a reference engine as datasets,
+// summaries and Parquet exports of self-play datasets, a board viewer that
+// steps through games, and a game against the bot in the terminal.
 //
 // Usage:
 //
@@ -14,6 +14,7 @@
 //	analyze best -position 'g [64 squares]' [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-json]
 //	analyze game [-game ID] [-visits N] [-threads T] [-weights FILE] FILE
 //	analyze regret -engine COMMAND [-option NAME=VALUE]... -a PLAYER [-b PLAYER] [-mover NAME] [-n N] [-seed S] [-json] FILE...
+//	analyze label -engine COMMAND [-option NAME=VALUE]... -out DIR [-n N] [-seed S] [-every K] [-workers W] [-scale X] FILE...
 //	analyze data PATH...
 //	analyze export -parquet OUT [-compression snappy|zstd] PATH...
 //	analyze verify PATH...
@@ -44,6 +45,7 @@ func verbs() []verb {
 		{"best", "-position 'g [64 squares]' [flags]", "Search a position and print the best move, its value, the principal variation and the top moves.", bestVerb},
 		{"game", "[flags] FILE", "Search every turn of a recorded game and print what each move played lost against the search's best.", gameVerb},
 		{"regret", "-engine COMMAND -a PLAYER [-b PLAYER] [flags] FILE...", "Judge a player's moves (or two players' on the same positions) with a reference AEI engine such as Sharp: mean regret in rabbits, blunders, worst moves.", regretVerb},
+		{"label", "-engine COMMAND -out DIR [flags] FILE...", "Score positions of archives or position files with a reference AEI engine such as Sharp and write them as dataset shards, for train -target value.", labelVerb},
 		{"data", "PATH...", "Summarize self-play shards (files, directories or globs): rows, games, results, terminations, game lengths, feature means.", dataVerb},
 		{"export", "-parquet OUT [-compression C] PATH...", "Write each shard as a Parquet file into OUT, keeping the gen=NNNN/ layout.", exportVerb},
 		{"verify", "PATH...", "Check datasets completely (checksums, schemas, values, boards, games, runs); exit 1 at the first problem, naming the file.", verifyVerb},

@@ -21,16 +21,7 @@ import (
 // engine (package judge).
 func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 	engineCmd := fs.String("engine", "", "the judge: the AEI engine that `COMMAND` starts, such as '../shared/opponents/sharp aei' (required)")
-	var engineOpts [][2]string
-	fs.Func("option", "send `NAME=VALUE` to the judge as setoption name NAME value VALUE (repeatable);\n"+
-		"Sharp: -option depth=4 -option ignoretc=true -option hash=16 (its default hash makes each position take seconds)", func(s string) error {
-		name, value, ok := strings.Cut(s, "=")
-		if !ok || name == "" {
-			return fmt.Errorf("%q is not NAME=VALUE", s)
-		}
-		engineOpts = append(engineOpts, [2]string{name, value})
-		return nil
-	})
+	engineOpts := optionFlag(fs, "the judge")
 	a := fs.String("a", "", "the player judged, a `PLAYER` specification as eval takes: gen0,visits=1000, FILE.json,scan=off, random, aei=COMMAND (required)")
 	b := fs.String("b", "", "a second `PLAYER`, judged on the same positions and compared with -a")
 	each := fs.String("each", "", "`ITEMS` every player takes unless its own say otherwise, such as visits=1000")
@@ -101,7 +92,7 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 			players = append(players, p)
 		}
 		j, err := judge.Start(ctx, judge.Options{
-			Command: *engineCmd, Options: engineOpts, Unit: *unit, Clamp: *clamp,
+			Command: *engineCmd, Options: *engineOpts, Unit: *unit, Clamp: *clamp,
 			MoveTimeout: *timeout, AEI: aeiOpt,
 		})
 		if err != nil {

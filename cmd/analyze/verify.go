@@ -15,6 +15,7 @@ import (
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
+	"github.com/arimaalab/arimaalab/judge"
 	"github.com/arimaalab/arimaalab/progress"
 )
 
@@ -28,7 +29,7 @@ func verifyVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err != nil {
 			return err
 		}
-		v := &verifier{games: make(map[uint64]string), runs: make(map[string]*runDir)}
+		v := &verifier{games: make(map[uint64]string), runs: make(map[string]*runDir), labels: make(map[string]*runDir)}
 		out := newOutWriter(e.stdout, nil)
 		var rows, games int64
 		for _, f := range files {
@@ -51,12 +52,14 @@ func verifyVerb(fs *flag.FlagSet) func(env, []string) error {
 
 // verifier holds what the shards verified so far tell about the run.
 type verifier struct {
-	games map[uint64]string  // game id -> the shard that holds it
-	runs  map[string]*runDir // self-play directory -> what its shards say
+	games  map[uint64]string  // game id -> the shard that holds it
+	runs   map[string]*runDir // self-play directory -> what its shards say
+	labels map[string]*runDir // directory of labelled shards -> what they say
 }
 
-// runDir is a self-play output directory: its shards' run settings, and the
-// shards seen.
+// runDir is a self-play output directory, or one of labelled shards
+// (analyze label; config is then their settings): its shards' run settings,
+// and the shards seen.
 type runDir struct {
 	first        string // the first shard seen
 	seed         uint64
@@ -71,6 +74,8 @@ type gameState struct {
 	id          uint64
 	rows        int
 	length      int // plies_left of its first row
+	firstPly    int // the ply of its first row (2g is 0, 2s 1, ...)
+	lastPly     int // the ply of its last row so far
 	result      int8
 	termination string
 	moves       []string
@@ -83,7 +88,9 @@ type gameState struct {
 // feature set), each game (its rows in order, whole, one result and
 // termination, an id no other shard has), and the game records beside a
 // self-play shard (replayed by the rules; the same moves and positions as the
-// rows). It returns the rows and games.
+// rows). The games of a labelled shard (analyze label) may skip turns: their
+// rows are some of a game's turns, in order, each with the plies_left and
+// result its turn implies. It returns the rows and games.
 func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, err error) {
 	r, err := data.Open(path)
 	if err != nil {
@@ -92,6 +99,7 @@ func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, e
 	defer r.Close()
 	meta := r.Meta(0)
 	recompute := meta.FeatureVersion == features.Version() && slices.Equal(meta.FeatureNames, features.Names())
+	labelled := meta.Extra[judge.KeyLabelShards] != ""
 	bar := progress.New(stderr, r.Rows(), "verifying "+filepath.Base(path), false)
 	defer bar.Finish()
 	fail := func(row int64, g *gameState, format string, a ...any) error {
@@ -107,7 +115,7 @@ func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, e
 		if g == nil {
 			return nil
 		}
-		if g.rows != g.length {
+		if g.rows != g.length && !labelled {
 			return fail(row, g, "the game ends after %d rows, but its first row says %d turns were left", g.rows, g.length)
 		}
 		done = append(done, g)
@@ -157,15 +165,21 @@ func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, e
 					return 0, 0, fail(at, nil, "game %d again (also in %s)", row.GameID, other)
 				}
 				v.games[row.GameID] = path
-				g = &gameState{id: row.GameID, length: int(row.PliesLeft), result: row.Result, termination: row.Termination}
+				ply := 2*(int(row.Turn)-2) + int(row.Side)
+				g = &gameState{id: row.GameID, length: int(row.PliesLeft), result: row.Result, termination: row.Termination, firstPly: ply, lastPly: ply - 1}
 			}
-			k := g.rows
+			k := g.rows // the ply of the row, from the game's first row
+			if labelled {
+				k = 2*(int(row.Turn)-2) + int(row.Side) - g.firstPly
+			}
 			wantResult := g.result
 			if k%2 == 1 {
 				wantResult = -wantResult
 			}
 			switch {
-			case int(row.Turn) != 2+k/2 || int(row.Side) != k%2:
+			case labelled && g.firstPly+k <= g.lastPly:
+				return 0, 0, fail(at, g, "turn %d side %d after turn %d side %d (a game's rows are some of its turns, in order)", row.Turn, row.Side, 2+g.lastPly/2, g.lastPly%2)
+			case !labelled && (int(row.Turn) != 2+k/2 || int(row.Side) != k%2):
 				return 0, 0, fail(at, g, "turn %d side %d, want turn %d side %d (a game's rows are its turns in order)", row.Turn, row.Side, 2+k/2, k%2)
 			case int(row.PliesLeft) != g.length-k:
 				return 0, 0, fail(at, g, "plies_left %d, want %d", row.PliesLeft, g.length-k)
@@ -175,6 +189,7 @@ func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, e
 				return 0, 0, fail(at, g, "result %d, want %d (the first row's, for the side to move)", row.Result, wantResult)
 			}
 			g.rows++
+			g.lastPly = g.firstPly + k
 			g.moves = append(g.moves, row.Move)
 			g.boards = append(g.boards, row.Board)
 			bar.Add(1)
@@ -184,7 +199,12 @@ func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, e
 	if err := finish(rows); err != nil {
 		return 0, 0, err
 	}
-	if err := v.records(path, meta, done); err != nil {
+	if labelled {
+		err = v.label(path, meta)
+	} else {
+		err = v.records(path, meta, done)
+	}
+	if err != nil {
 		return 0, 0, err
 	}
 	return rows, len(done), nil
@@ -277,15 +297,61 @@ func (v *verifier) records(path string, meta data.Meta, games []*gameState) erro
 	return nil
 }
 
-// complete checks that every self-play directory seen has all its shards.
-func (v *verifier) complete() error {
-	dirs := make([]string, 0, len(v.runs))
-	for d := range v.runs {
-		dirs = append(dirs, d)
+// label checks a labelled shard's place in its run (analyze label): the
+// shards of a directory are one run's (the same settings, seed, positions and
+// shards), each named for its number, and notes it.
+func (v *verifier) label(path string, meta data.Meta) error {
+	count, err := strconv.Atoi(meta.Extra[judge.KeyLabelShards])
+	if err != nil || count < 1 {
+		return fmt.Errorf("%s: %s %q is not a number of shards", path, judge.KeyLabelShards, meta.Extra[judge.KeyLabelShards])
 	}
-	slices.Sort(dirs)
-	for _, d := range dirs {
-		rd := v.runs[d]
+	positions, err := strconv.Atoi(meta.Extra[judge.KeyLabelPositions])
+	if err != nil || positions < 1 {
+		return fmt.Errorf("%s: %s %q is not a number of positions", path, judge.KeyLabelPositions, meta.Extra[judge.KeyLabelPositions])
+	}
+	dir := filepath.Dir(path)
+	rd := v.labels[dir]
+	if rd == nil {
+		rd = &runDir{first: path, seed: meta.RunSeed, config: meta.Search, games: positions, count: count, seen: map[int]bool{}}
+		v.labels[dir] = rd
+	}
+	differ := func(what string, a, b any) error {
+		return fmt.Errorf("%s: %s %v, but %s has %v: shards of two labelling runs in one directory", path, what, a, rd.first, b)
+	}
+	switch {
+	case meta.RunSeed != rd.seed:
+		return differ("seed", meta.RunSeed, rd.seed)
+	case meta.Search != rd.config:
+		return differ("settings", meta.Search, rd.config)
+	case positions != rd.games || count != rd.count:
+		return differ("positions and shards", fmt.Sprintf("%d and %d", positions, count), fmt.Sprintf("%d and %d", rd.games, rd.count))
+	case meta.Shard < 0 || meta.Shard >= count:
+		return fmt.Errorf("%s: shard %d of a run of %d shards", path, meta.Shard, count)
+	case filepath.Base(path) != fmt.Sprintf("shard-%05d.arrow", meta.Shard):
+		return fmt.Errorf("%s: holds shard %d", path, meta.Shard)
+	}
+	rd.seen[meta.Shard] = true
+	return nil
+}
+
+// complete checks that every self-play directory, and every directory of
+// labelled shards, seen has all its shards.
+func (v *verifier) complete() error {
+	type dirRun struct {
+		dir   string
+		rd    *runDir
+		rerun string
+	}
+	var dirs []dirRun
+	for d, rd := range v.runs {
+		dirs = append(dirs, dirRun{d, rd, "rerun self-play"})
+	}
+	for d, rd := range v.labels {
+		dirs = append(dirs, dirRun{d, rd, "rerun analyze label"})
+	}
+	slices.SortFunc(dirs, func(a, b dirRun) int { return strings.Compare(a.dir, b.dir) })
+	for _, dr := range dirs {
+		d, rd := dr.dir, dr.rd
 		for i := range rd.count {
 			if rd.seen[i] {
 				continue
@@ -295,7 +361,7 @@ func (v *verifier) complete() error {
 			if _, err := os.Stat(p); err == nil {
 				why = "not among the paths given"
 			} else if _, err := os.Stat(data.ClaimPath(p)); err == nil {
-				why = "missing: being written (or its writer died: rerun self-play)"
+				why = "missing: being written (or its writer died: " + dr.rerun + ")"
 			}
 			return fmt.Errorf("%s: %s; the run has %d shards", p, why, rd.count)
 		}
