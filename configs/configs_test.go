@@ -89,3 +89,31 @@ func TestGen0Plays(t *testing.T) {
 		})
 	}
 }
+
+// TestDistilledWeights checks the weights distilled from Sharp
+// (sharp4-distilled.json, docs/strength.md): they load for the current feature
+// set and order material as any sane evaluation must.
+func TestDistilledWeights(t *testing.T) {
+	w, err := weights.Load("sharp4-distilled.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := weights.NewLinear(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := func(side engine.Color, board string) float32 {
+		p := build(t, side, board)
+		return l.Evaluate(&p)
+	}
+	opening := value(engine.Gold, goldSetup+" "+silverSetup)
+	upRabbit := value(engine.Gold, goldSetup+" "+strings.Replace(silverSetup, "rd8 ", "", 1))
+	upCamel := value(engine.Gold, goldSetup+" "+strings.Replace(silverSetup, " me7", "", 1))
+	downCamel := value(engine.Silver, goldSetup+" "+strings.Replace(silverSetup, " me7", "", 1))
+	if opening < -0.1 || opening > 0.1 {
+		t.Errorf("opening %+.3f, want within 0.1 of 0", opening)
+	}
+	if !(upCamel > upRabbit+0.1 && upRabbit > opening && downCamel < -0.1) {
+		t.Errorf("up a camel %+.3f, up a rabbit %+.3f, opening %+.3f, down a camel %+.3f: want them in that order", upCamel, upRabbit, opening, downCamel)
+	}
+}
