@@ -15,6 +15,10 @@
 // Run judges one or two players on the same positions, so that two versions of
 // the bot get a paired comparison that tells apart differences far smaller
 // than match scores do when both lose every game to the engine.
+//
+// Label scores positions with the engine and writes them as dataset shards
+// (package data) whose root_value is the engine's score squashed, for
+// training the evaluation on a stronger player's judgement.
 package judge
 
 import (
