@@ -571,20 +571,7 @@ func TestPickEvery(t *testing.T) {
 // whichever side is to move, so Silver's were mirrored). Skipped without the
 // binary and under -short.
 func TestLabelSharp(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts Sharp")
-	}
-	if _, err := os.Stat(sharpPath); err != nil {
-		t.Skipf("no Sharp: %v", err)
-	}
-	e, err := Start(t.Context(), Options{
-		Command: "'" + sharpPath + "' aei",
-		Options: [][2]string{{"depth", "4"}, {"ignoretc", "true"}, {"hash", "16"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := startSharp(t)
 	empty := strings.Repeat(" ", 32)
 	opening := "[rrrrrrrrhdcemcdh" + empty + "HDCMECDHRRRRRRRR]"
 	noCamel := "[rrrrrrrrhdcemcdh" + empty + "HDC ECDHRRRRRRRR]"

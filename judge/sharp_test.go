@@ -18,20 +18,7 @@ var sharpPath = filepath.Join("..", "..", "shared", "opponents", "sharp")
 // Gold), the scores come from its log line, and its moves are legal. Skipped
 // without the binary and under -short.
 func TestSharp(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts Sharp")
-	}
-	if _, err := os.Stat(sharpPath); err != nil {
-		t.Skipf("no Sharp: %v", err)
-	}
-	e, err := Start(t.Context(), Options{
-		Command: "'" + sharpPath + "' aei",
-		Options: [][2]string{{"depth", "4"}, {"ignoretc", "true"}, {"hash", "16"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := startSharp(t)
 	if d := e.Describe(); !strings.Contains(d, "with depth=4, ignoretc=true, hash=16") {
 		t.Errorf("Describe() = %q", d)
 	}
@@ -73,4 +60,25 @@ func TestSharp(t *testing.T) {
 	if r := rep.Players[0].MeanRegret; r < -1 || r > 1 {
 		t.Errorf("Sharp's own move regrets %g rabbits", r)
 	}
+}
+
+// startSharp starts the real Sharp at depth 4 (hash 16) as a judge, closed
+// when the test ends; it skips the test under -short or without the binary.
+func startSharp(t *testing.T) *Engine {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Sharp")
+	}
+	if _, err := os.Stat(sharpPath); err != nil {
+		t.Skipf("no Sharp: %v", err)
+	}
+	e, err := Start(t.Context(), Options{
+		Command: "'" + sharpPath + "' aei",
+		Options: [][2]string{{"depth", "4"}, {"ignoretc", "true"}, {"hash", "16"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
 }

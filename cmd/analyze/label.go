@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/arimaalab/arimaalab/aei"
 	"github.com/arimaalab/arimaalab/judge"
@@ -39,8 +38,7 @@ type labelSelection struct {
 // labelVerb scores positions with a reference AEI engine and writes them as
 // dataset shards for train -target value.
 func labelVerb(fs *flag.FlagSet) func(env, []string) error {
-	engineCmd := fs.String("engine", "", "the judge: the AEI engine that `COMMAND` starts, such as '../shared/opponents/sharp aei' (required)")
-	engineOpts := optionFlag(fs, "the judge")
+	jf := defineJudgeFlags(fs)
 	out := fs.String("out", "", "write the shards into `DIR` (required); the same command continues a run cut short")
 	n := fs.Int("n", 0, "label `N` positions drawn from all those of the files, kept in file order (0: all)")
 	seed := fs.Uint64("seed", 1, "`SEED` of the draw of -n")
@@ -48,19 +46,13 @@ func labelVerb(fs *flag.FlagSet) func(env, []string) error {
 	workers := fs.Int("workers", 1, "run `W` engines at once (the rows are written in the same order whatever W)")
 	scale := fs.Float64("scale", judge.DefaultWinScale, "root_value = 2*sigmoid(`SCALE`*score)-1 with the judge's score in rabbits;\n"+
 		"keep it the scale of the weights trained on them (0.13 for generation 0), so that their weights read in rabbits")
-	unit := fs.Float64("unit", 0, "the judge's `UNITS` per rabbit (0: 100 for an info score, the protocol's centi-rabbits;\n"+
-		"1000 for the Eval of Sharp's log line \"Depth D Eval V\", in milli-rabbits)")
-	clamp := fs.Float64("clamp", judge.DefaultClamp, "bound the judge's scores to +-`RABBITS` (a win or loss counts as this much)")
 	shardSize := fs.Int("shard-size", judge.DefaultShardSize, "close a shard at the end of the game that brings it to `N` positions")
-	timeout := fs.Duration("timeout", time.Minute, "the judge's deadline for each position, a `DURATION`")
 	takeOver := fs.Bool("takeover", false, "take over the claim of a shard whatever its owner (for a claim left by a process known to be gone)")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
 	return func(e env, args []string) error {
 		switch {
 		case len(args) == 0:
 			return usageError("want archive or position files")
-		case *engineCmd == "":
-			return usageError("-engine is required (the judge, such as '../shared/opponents/sharp aei')")
 		case *out == "":
 			return usageError("-out DIR is required")
 		case *n < 0:
@@ -71,14 +63,11 @@ func labelVerb(fs *flag.FlagSet) func(env, []string) error {
 			return usageError("-workers must be at least 1")
 		case !(*scale > 0):
 			return usageError("-scale must be positive")
-		case *unit < 0:
-			return usageError("-unit must not be negative")
-		case *clamp <= 0:
-			return usageError("-clamp must be positive")
 		case *shardSize < 1:
 			return usageError("-shard-size must be at least 1")
-		case *timeout <= 0:
-			return usageError("-timeout must be positive")
+		}
+		if err := jf.check(); err != nil {
+			return err
 		}
 		for i, a := range args {
 			if slices.Contains(args[:i], a) {
@@ -101,10 +90,7 @@ func labelVerb(fs *flag.FlagSet) func(env, []string) error {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-		jopt := judge.Options{
-			Command: *engineCmd, Options: *engineOpts, Unit: *unit, Clamp: *clamp,
-			MoveTimeout: *timeout, AEI: aei.Options{Stderr: io.Discard, Logger: logger},
-		}
+		jopt := jf.judgeOptions(aei.Options{Stderr: io.Discard, Logger: logger})
 		var engines []*judge.Engine
 		defer func() {
 			for _, j := range engines {
@@ -120,13 +106,13 @@ func labelVerb(fs *flag.FlagSet) func(env, []string) error {
 			engines = append(engines, j)
 			judges = append(judges, j)
 		}
-		info := labelJudge{Command: *engineCmd, Engine: engines[0].Describe(), Options: []string{}, Clamp: engines[0].Clamp(),
+		info := labelJudge{Command: *jf.command, Engine: engines[0].Describe(), Options: []string{}, Clamp: engines[0].Clamp(),
 			Units: "1000 a rabbit for the Eval of a log line \"Depth D Eval V\", 100 for info score"}
-		for _, o := range *engineOpts {
+		for _, o := range *jf.options {
 			info.Options = append(info.Options, o[0]+"="+o[1])
 		}
-		if *unit != 0 {
-			info.Units = fmt.Sprintf("%g a rabbit", *unit)
+		if *jf.unit != 0 {
+			info.Units = fmt.Sprintf("%g a rabbit", *jf.unit)
 		}
 
 		bar := progress.New(e.stderr, int64(len(positions)), "labelling", *force)
@@ -168,20 +154,4 @@ func writeLabelSummary(w io.Writer, s *judge.LabelSummary, out string, engines i
 	fmt.Fprintf(w, "rows %d, scores %s, mean |score| %.2f rabbits\n", s.Rows, strings.Join(src, ", "), s.MeanAbsScore())
 	fmt.Fprintf(w, "engine time %.1fs on %d engines (%.3fs a position), wall %.1fs, %.1f rows/s\n",
 		s.EngineTime.Seconds(), engines, s.EngineTime.Seconds()/float64(s.Scored), s.Elapsed.Seconds(), float64(s.Rows)/s.Elapsed.Seconds())
-}
-
-// optionFlag defines -option NAME=VALUE, repeatable, on fs: the setoption
-// commands sent to an engine (whose), in order.
-func optionFlag(fs *flag.FlagSet, whose string) *[][2]string {
-	var opts [][2]string
-	fs.Func("option", "send `NAME=VALUE` to "+whose+" as setoption name NAME value VALUE (repeatable);\n"+
-		"Sharp: -option depth=4 -option ignoretc=true -option hash=16 (its default hash makes each position take seconds)", func(s string) error {
-		name, value, ok := strings.Cut(s, "=")
-		if !ok || name == "" {
-			return fmt.Errorf("%q is not NAME=VALUE", s)
-		}
-		opts = append(opts, [2]string{name, value})
-		return nil
-	})
-	return &opts
 }

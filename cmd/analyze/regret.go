@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/arimaalab/arimaalab/aei"
 	"github.com/arimaalab/arimaalab/judge"
@@ -20,40 +19,30 @@ import (
 // regretVerb judges the moves of one or two players with a reference AEI
 // engine (package judge).
 func regretVerb(fs *flag.FlagSet) func(env, []string) error {
-	engineCmd := fs.String("engine", "", "the judge: the AEI engine that `COMMAND` starts, such as '../shared/opponents/sharp aei' (required)")
-	engineOpts := optionFlag(fs, "the judge")
+	jf := defineJudgeFlags(fs)
 	a := fs.String("a", "", "the player judged, a `PLAYER` specification as eval takes: gen0,visits=1000, FILE.json,scan=off, random, aei=COMMAND (required)")
 	b := fs.String("b", "", "a second `PLAYER`, judged on the same positions and compared with -a")
 	each := fs.String("each", "", "`ITEMS` every player takes unless its own say otherwise, such as visits=1000")
 	mover := fs.String("mover", "", "archives: only the positions where the player of this `NAME` (wusername or busername) was to move")
 	n := fs.Int("n", 100, "judge `N` positions drawn from all those of the files (0: all)")
 	seed := fs.Uint64("seed", 1, "`SEED` of the draw of the positions and of the players' searches")
-	unit := fs.Float64("unit", 0, "the judge's `UNITS` per rabbit (0: 100 for an info score, the protocol's centi-rabbits;\n"+
-		"1000 for the Eval of Sharp's log line \"Depth D Eval V\", in milli-rabbits)")
-	clamp := fs.Float64("clamp", judge.DefaultClamp, "bound the judge's scores to +-`RABBITS` (a win or loss counts as this much)")
 	blunder := fs.Float64("blunder", judge.DefaultBlunder, "a move of regret `RABBITS` or more is a blunder")
 	worst := fs.Int("worst", judge.DefaultWorst, "list each player's `K` worst moves (0: none)")
-	timeout := fs.Duration("timeout", time.Minute, "the judge's deadline for each position, a `DURATION`")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object (with every move)")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
 	return func(e env, args []string) error {
 		switch {
 		case len(args) == 0:
 			return usageError("want archive or position files")
-		case *engineCmd == "":
-			return usageError("-engine is required (the judge, such as '../shared/opponents/sharp aei')")
 		case *a == "":
 			return usageError("-a PLAYER is required")
 		case *n < 0:
 			return usageError("-n must not be negative")
-		case *unit < 0:
-			return usageError("-unit must not be negative")
-		case *clamp <= 0:
-			return usageError("-clamp must be positive")
 		case *worst < 0:
 			return usageError("-worst must not be negative")
-		case *timeout <= 0:
-			return usageError("-timeout must be positive")
+		}
+		if err := jf.check(); err != nil {
+			return err
 		}
 		specs, err := regretSpecs(*a, *b, *each)
 		if err != nil {
@@ -91,10 +80,7 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 			}
 			players = append(players, p)
 		}
-		j, err := judge.Start(ctx, judge.Options{
-			Command: *engineCmd, Options: *engineOpts, Unit: *unit, Clamp: *clamp,
-			MoveTimeout: *timeout, AEI: aeiOpt,
-		})
+		j, err := judge.Start(ctx, jf.judgeOptions(aeiOpt))
 		if err != nil {
 			return fmt.Errorf("-engine: %w", err)
 		}
