@@ -28,6 +28,8 @@ type played struct {
 	outcome engine.Outcome // Reason MaxTurns when adjudicated
 	// fullTrees counts the searches that the tree filling up ended early.
 	fullTrees int
+	// sims counts the simulations of the game's searches.
+	sims int64
 }
 
 // gameID makes a game id unique across the shards and games of a run: 24 bits
@@ -86,6 +88,7 @@ func playGame(ctx context.Context, c *Config, ev mcts.Evaluator, seed uint64, sh
 		if res.TreeFull {
 			p.fullTrees++
 		}
+		p.sims += res.Simulations
 		move := res.Sample(rng, c.temperature(len(p.rows)))
 		row := data.Row{
 			GameID:     id,

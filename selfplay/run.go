@@ -70,8 +70,10 @@ type Summary struct {
 	Terminations  map[string]int `json:"terminations"`
 	// TreeFull counts the searches that ended before their budget because
 	// the tree was full (search.max_nodes too small for the visits).
-	TreeFull int           `json:"tree_full_searches"`
-	Elapsed  time.Duration `json:"elapsed"`
+	TreeFull int `json:"tree_full_searches"`
+	// Simulations counts the simulations of every search of the games played.
+	Simulations int64         `json:"simulations"`
+	Elapsed     time.Duration `json:"elapsed"`
 }
 
 // MeanLength returns the mean game length in plies (rows: moves after the
@@ -356,6 +358,7 @@ func (s *Summary) add(p *played) {
 	s.Games++
 	s.Rows += int64(len(p.rows))
 	s.TreeFull += p.fullTrees
+	s.Simulations += p.sims
 	s.Terminations[p.outcome.Reason.String()]++
 	switch {
 	case p.outcome.Reason == engine.MaxTurns:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"flag"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/scaling"
+	"github.com/arimaalab/arimaalab/selfplay"
 )
 
 // clueless32 holds the 32 benchmark positions of the arimaa community's move
@@ -21,7 +24,31 @@ var clueless32 string
 // benchVerb times move generation over a position file.
 func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 	runs := fs.Int("runs", 5, "timed `N` runs over the positions; the best and the median are reported")
+	sp := fs.Bool("selfplay", false, "measure instead how self-play and the search scale with cores: self-play rows/s with 1, 2, 4, ...\n"+
+		"workers up to -cores and search simulations/s with as many threads on an opening and a middlegame, with speed-ups")
+	cores := fs.Int("cores", 0, "with -selfplay, the most workers and threads `N` (default: one per core)")
+	games := fs.Int("games", 0, "with -selfplay, self-play games `G` at each count of workers (default: 12 per core of -cores, at least 8)")
+	visits := fs.Int("visits", 200000, "with -selfplay, simulations `N` of each search")
+	configPath := fs.String("config", "", "with -selfplay, the self-play config `FILE` (default: the embedded one); its search settings are the search's")
+	weightsPath := fs.String("weights", "", "with -selfplay, evaluation weights `FILE` (default: the embedded generation-0 weights)")
+	seed := fs.Uint64("seed", 1, "with -selfplay, the seed `S` of the self-play run and the searches")
 	return func(e env, args []string) error {
+		if *sp {
+			for _, name := range []string{"runs"} {
+				if isSet(fs, name) {
+					return usageError("-" + name + " does not go with -selfplay")
+				}
+			}
+			if len(args) > 0 {
+				return usageError("-selfplay takes no FILE")
+			}
+			return benchScaling(e, *cores, *games, *visits, *configPath, *weightsPath, *seed, fs)
+		}
+		for _, name := range []string{"cores", "games", "visits", "config", "weights", "seed"} {
+			if isSet(fs, name) {
+				return usageError("-" + name + " goes with -selfplay")
+			}
+		}
 		if *runs < 1 {
 			return usageError("-runs must be at least 1")
 		}
@@ -54,6 +81,36 @@ func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		return bench(e, positions, source, *runs)
 	}
+}
+
+// benchScaling measures self-play and the search at 1, 2, 4, ... workers and
+// threads and prints the table (see package scaling).
+func benchScaling(e env, cores, games, visits int, configPath, weightsPath string, seed uint64, fs *flag.FlagSet) error {
+	switch {
+	case isSet(fs, "cores") && cores < 1:
+		return usageError("-cores must be at least 1")
+	case isSet(fs, "games") && games < 1:
+		return usageError("-games must be at least 1")
+	case visits < 1:
+		return usageError("-visits must be at least 1")
+	}
+	cfg, err := selfplay.DefaultConfig()
+	if configPath != "" {
+		cfg, err = selfplay.LoadConfig(configPath)
+	}
+	if err != nil {
+		return err
+	}
+	w, err := loadWeights(weightsPath)
+	if err != nil {
+		return err
+	}
+	r, err := scaling.Run(context.Background(), scaling.Options{Cores: cores, Games: games, Visits: visits, SelfPlay: cfg,
+		Weights: w, Seed: seed, Progress: func(s string) { fmt.Fprintln(e.stderr, s) }})
+	if err != nil {
+		return err
+	}
+	return r.Write(e.stdout)
 }
 
 // bench generates the moves of all positions runs times on one core and prints

@@ -10,6 +10,7 @@
 //
 //	analyze movecount [-list] FILE
 //	analyze bench [-runs N] [FILE]
+//	analyze bench -selfplay [-cores N] [-games G] [-visits N] [-config FILE] [-weights FILE] [-seed S]
 //	analyze replay FILE...
 //	analyze best -position 'g [64 squares]' [-visits N | -time D] [-threads T] [-weights FILE] [-seed S] [-json]
 //	analyze game [-game ID] [-visits N] [-threads T] [-weights FILE] FILE
@@ -40,7 +41,7 @@ func main() {
 func verbs() []verb {
 	return []verb{
 		{"movecount", "[-list] FILE", "Count the unique legal moves of each position in FILE (- for stdin).", movecountVerb},
-		{"bench", "[-runs N] [FILE]", "Time move generation over FILE (default: the embedded clueless32 positions).", benchVerb},
+		{"bench", "[-runs N] [FILE] | -selfplay [flags]", "Time move generation over FILE (default: the embedded clueless32 positions), or with -selfplay print how self-play and the search scale with cores.", benchVerb},
 		{"replay", "FILE...", "Replay game archive files and check each game against its recorded result.", replayVerb},
 		{"best", "-position 'g [64 squares]' [flags]", "Search a position and print the best move, its value, the principal variation and the top moves.", bestVerb},
 		{"game", "[flags] FILE", "Search every turn of a recorded game and print what each move played lost against the search's best.", gameVerb},

@@ -168,6 +168,8 @@ func TestMovecountList(t *testing.T) {
 
 func TestBench(t *testing.T) {
 	one := writeFile(t, "one.aei", standard3353+"\n")
+	tiny := writeFile(t, "tiny.yaml", "max_turns: 4\nsearch:\n  visits: 16\n  max_nodes: 16384\ncheap_visits: 8\n")
+	badConfig := writeFile(t, "bad.yaml", "max_turn: 4\n")
 	tests := []struct {
 		name     string
 		stdin    string
@@ -183,6 +185,16 @@ func TestBench(t *testing.T) {
 		{name: "zero runs", args: []string{"bench", "-runs", "0", one}, wantCode: 2, wantErr: "-runs must be at least 1"},
 		{name: "two files", args: []string{"bench", one, one}, wantCode: 2, wantErr: "usage: analyze bench"},
 		{name: "help", args: []string{"bench", "-h"}, wantErr: "-runs N"},
+		{name: "selfplay tiny", args: []string{"bench", "-selfplay", "-cores", "2", "-games", "2", "-visits", "100", "-config", tiny},
+			wantOut: []string{"machine   2 cores", "| self-play rows/s | 2 | ", "| search simulations/s, opening | 2 | ", "| search simulations/s, middlegame | 1 | ", "one self-play worker: "},
+			wantErr: "search of the middlegame, 2 threads: "},
+		{name: "selfplay with runs", args: []string{"bench", "-selfplay", "-runs", "2"}, wantCode: 2, wantErr: "-runs does not go with -selfplay"},
+		{name: "selfplay with file", args: []string{"bench", "-selfplay", one}, wantCode: 2, wantErr: "-selfplay takes no FILE"},
+		{name: "selfplay zero cores", args: []string{"bench", "-selfplay", "-cores", "0"}, wantCode: 2, wantErr: "-cores must be at least 1"},
+		{name: "selfplay zero games", args: []string{"bench", "-selfplay", "-games", "0"}, wantCode: 2, wantErr: "-games must be at least 1"},
+		{name: "selfplay zero visits", args: []string{"bench", "-selfplay", "-visits", "0"}, wantCode: 2, wantErr: "-visits must be at least 1"},
+		{name: "selfplay bad config", args: []string{"bench", "-selfplay", "-config", badConfig}, wantCode: 1, wantErr: "bad.yaml"},
+		{name: "games without selfplay", args: []string{"bench", "-games", "3", one}, wantCode: 2, wantErr: "-games goes with -selfplay"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

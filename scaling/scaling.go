@@ -1,0 +1,327 @@
+// Package scaling measures how self-play and the search use the cores of a
+// machine: self-play rows per second with 1, 2, 4, ... workers, and search
+// simulations per second with 1, 2, 4, ... threads on an opening and a
+// middlegame, each with its speed-up over one, and how many simulations a
+// second one self-play worker makes beside the search alone. The same games
+// are played at every worker count, and the shards they write must be the
+// same bytes: Run checks that too.
+package scaling
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/selfplay"
+	"github.com/arimaalab/arimaalab/weights"
+)
+
+// Position is a named position the search is measured on.
+type Position struct {
+	Name string
+	Pos  engine.Position
+}
+
+// The default positions: the standard opening, and a middlegame of the
+// clueless32 set (pieces exchanged, both sides' rabbits advanced).
+const (
+	OpeningAEI    = "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]"
+	MiddlegameAEI = "g [rr mr rrrcdc dr  h eE h                R H    H   D DCC RRR M RR]"
+)
+
+// DefaultPositions returns the opening and the middlegame.
+func DefaultPositions() []Position {
+	var ps []Position
+	for _, p := range [][2]string{{"opening", OpeningAEI}, {"middlegame", MiddlegameAEI}} {
+		pos, err := engine.ParsePosition(p[1])
+		if err != nil {
+			panic("scaling: bad built-in position: " + err.Error())
+		}
+		ps = append(ps, Position{p[0], pos})
+	}
+	return ps
+}
+
+// Options says what to measure.
+type Options struct {
+	// Cores is the most workers and threads measured (0: runtime.NumCPU()).
+	Cores int
+	// Games is the number of self-play games of each measurement (0: 12 per
+	// core of Cores, at least 8).
+	Games int
+	// Visits is the number of simulations of each search (0: 200,000).
+	Visits int
+	// SelfPlay is the self-play config; its search settings, without root
+	// noise and without the scan, are also the search's.
+	SelfPlay selfplay.Config
+	// Weights is the evaluation.
+	Weights *weights.Weights
+	// Seed seeds the self-play run and the searches.
+	Seed uint64
+	// Positions are searched (nil: DefaultPositions).
+	Positions []Position
+	// Dir holds the self-play shards while they are compared (empty: a
+	// temporary directory, removed at the end).
+	Dir string
+	// Progress, when set, receives a line after each measurement.
+	Progress func(string)
+}
+
+// Measurement is one line of the table.
+type Measurement struct {
+	// What is "self-play rows/s" or "search simulations/s, POSITION".
+	What string `json:"what"`
+	// N is the number of workers or threads.
+	N int `json:"n"`
+	// Count is the rows or simulations done, in Seconds.
+	Count   int64   `json:"count"`
+	Seconds float64 `json:"seconds"`
+	// Rate is Count per second, Speedup the rate over that of N = 1.
+	Rate    float64 `json:"rate"`
+	Speedup float64 `json:"speedup"`
+	// TreeFull says that a full tree ended a search before its budget.
+	TreeFull bool `json:"tree_full,omitempty"`
+}
+
+// Report is what Run measured.
+type Report struct {
+	Cores      int    `json:"cores"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	Platform   string `json:"platform"`
+	Games      int    `json:"games"`
+	Visits     int    `json:"visits"`
+	// LoadBefore and LoadAfter are the machine's load averages over the
+	// last minute before and after the measurements (-1 where unknown).
+	LoadBefore float64 `json:"load_before"`
+	LoadAfter  float64 `json:"load_after"`
+	// Rows lists self-play first, then each position's search.
+	Rows []Measurement `json:"rows"`
+	// WorkerSims is the simulations per second of one self-play worker,
+	// SearchSims the mean over the positions of the search's on one thread.
+	WorkerSims float64 `json:"worker_simulations_per_second"`
+	SearchSims float64 `json:"search_simulations_per_second"`
+}
+
+// Counts returns 1, 2, 4, ... up to n, and n.
+func Counts(n int) []int {
+	var out []int
+	for k := 1; k < n; k *= 2 {
+		out = append(out, k)
+	}
+	return append(out, max(n, 1))
+}
+
+// Run measures self-play at each count of workers of Counts(Cores), then the
+// search at each count of threads on each position.
+func Run(ctx context.Context, opt Options) (*Report, error) {
+	if opt.Weights == nil {
+		return nil, errors.New("scaling: no weights")
+	}
+	switch {
+	case opt.Cores < 0:
+		return nil, fmt.Errorf("scaling: cores %d: want at least 1 (0: one per core)", opt.Cores)
+	case opt.Games < 0:
+		return nil, fmt.Errorf("scaling: games %d: want at least 1", opt.Games)
+	case opt.Visits < 0:
+		return nil, fmt.Errorf("scaling: visits %d: want at least 1", opt.Visits)
+	}
+	cores := opt.Cores
+	if cores == 0 {
+		cores = runtime.NumCPU()
+	}
+	games := opt.Games
+	if games == 0 {
+		games = max(8, 12*cores)
+	}
+	visits := opt.Visits
+	if visits == 0 {
+		visits = 200000
+	}
+	positions := opt.Positions
+	if positions == nil {
+		positions = DefaultPositions()
+	}
+	dir := opt.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "arimaalab-scaling-")
+		if err != nil {
+			return nil, fmt.Errorf("scaling: %w", err)
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	progress := opt.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	r := &Report{
+		Cores: cores, GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Platform: runtime.GOOS + "/" + runtime.GOARCH + ", " + runtime.Version(),
+		Games:    games, Visits: visits, LoadBefore: loadAverage(),
+	}
+	counts := Counts(cores)
+
+	var first []byte
+	for _, w := range counts {
+		out := filepath.Join(dir, "workers-"+strconv.Itoa(w))
+		sum, err := selfplay.Run(ctx, opt.SelfPlay, selfplay.Options{Out: out, Seed: opt.Seed, Games: games, Shards: 1,
+			Shard: -1, Workers: w, Weights: opt.Weights, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			return nil, fmt.Errorf("scaling: self-play, %d workers: %w", w, err)
+		}
+		m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0}
+		if w == 1 {
+			r.WorkerSims = float64(sum.Simulations) / sum.Elapsed.Seconds()
+		}
+		// The same games whatever the workers: the same bytes.
+		b, err := os.ReadFile(selfplay.ShardPath(out, 0))
+		if err != nil {
+			return nil, fmt.Errorf("scaling: %w", err)
+		}
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			return nil, fmt.Errorf("scaling: the shard of %d workers differs from that of %d: self-play is not reproducible across workers", w, counts[0])
+		}
+		if err := os.RemoveAll(out); err != nil {
+			return nil, fmt.Errorf("scaling: %w", err)
+		}
+		m = r.add(m)
+		progress(fmt.Sprintf("self-play, %s: %s rows/s", plural(w, "worker"), thousands(m.Rate)))
+	}
+
+	ev, err := weights.NewLinear(opt.Weights)
+	if err != nil {
+		return nil, fmt.Errorf("scaling: %w", err)
+	}
+	cfg := opt.SelfPlay.Search
+	cfg.Visits, cfg.Time = visits, 0
+	cfg.DirichletAlpha, cfg.DirichletFraction, cfg.Temperature = 0, 0, 0
+	cfg.Scan = mcts.ScanOff
+	cfg.MaxNodes = 0 // the default tree, sized for the visits
+	cfg.Seed = opt.Seed
+	var one float64
+	for _, p := range positions {
+		for _, t := range counts {
+			cfg.Threads = t
+			s, err := mcts.New(cfg, ev)
+			if err != nil {
+				return nil, fmt.Errorf("scaling: %w", err)
+			}
+			res, err := s.Search(ctx, p.Pos, nil)
+			if err != nil {
+				return nil, fmt.Errorf("scaling: search of the %s, %d threads: %w", p.Name, t, err)
+			}
+			m := Measurement{What: "search simulations/s, " + p.Name, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull}
+			m = r.add(m)
+			if t == 1 {
+				one += m.Rate
+			}
+			progress(fmt.Sprintf("search of the %s, %s: %s simulations/s", p.Name, plural(t, "thread"), thousands(m.Rate)))
+		}
+	}
+	if len(positions) > 0 {
+		r.SearchSims = one / float64(len(positions))
+	}
+	r.LoadAfter = loadAverage()
+	return r, nil
+}
+
+// add appends m with its rate and its speed-up over the row of the same kind
+// with N = 1, and returns it.
+func (r *Report) add(m Measurement) Measurement {
+	if m.Seconds > 0 {
+		m.Rate = float64(m.Count) / m.Seconds
+	}
+	m.Speedup = 1
+	for _, o := range r.Rows {
+		if o.What == m.What && o.N == 1 && o.Rate > 0 {
+			m.Speedup = m.Rate / o.Rate
+			break
+		}
+	}
+	r.Rows = append(r.Rows, m)
+	return m
+}
+
+// plural returns "1 worker" or "2 workers".
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+// Write prints the report: a line on the machine, a Markdown table with the
+// speed-up column, and the share of one self-play worker's simulations in
+// the search's own.
+func (r *Report) Write(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "machine   %d cores (GOMAXPROCS %d), %s, load average %s before, %s after\n",
+		r.Cores, r.GOMAXPROCS, r.Platform, formatLoad(r.LoadBefore), formatLoad(r.LoadAfter))
+	fmt.Fprintf(&b, "work      self-play: %d games, one shard, the same bytes at every worker count; search: %d simulations a position, the self-play search settings without noise or scan\n\n",
+		r.Games, r.Visits)
+	fmt.Fprintln(&b, "| what | workers or threads | per second | speed-up |")
+	fmt.Fprintln(&b, "|---|---|---|---|")
+	for _, m := range r.Rows {
+		note := ""
+		if m.TreeFull {
+			note = " (tree full: ended early)"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s%s | %.2fx |\n", m.What, m.N, thousands(m.Rate), note, m.Speedup)
+	}
+	if r.SearchSims > 0 && r.WorkerSims > 0 {
+		fmt.Fprintf(&b, "\none self-play worker: %s simulations/s, %.0f %% of the search's own on one thread (%s, the mean of the positions)\n",
+			thousands(r.WorkerSims), 100*r.WorkerSims/r.SearchSims, thousands(r.SearchSims))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// thousands formats x rounded, with commas between thousands.
+func thousands(x float64) string {
+	s := strconv.FormatInt(int64(x+0.5), 10)
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+func formatLoad(x float64) string {
+	if x < 0 {
+		return "unknown"
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// loadAverage returns the load average over the last minute, or -1 where
+// the system does not say (it is read from /proc/loadavg).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return -1
+	}
+	x, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return x
+}

@@ -1,0 +1,154 @@
+package scaling
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/configs"
+	"github.com/arimaalab/arimaalab/selfplay"
+)
+
+func TestCounts(t *testing.T) {
+	tests := []struct {
+		n    int
+		want []int
+	}{
+		{0, []int{1}},
+		{1, []int{1}},
+		{2, []int{1, 2}},
+		{3, []int{1, 2, 3}},
+		{4, []int{1, 2, 4}},
+		{6, []int{1, 2, 4, 6}},
+		{16, []int{1, 2, 4, 8, 16}},
+		{20, []int{1, 2, 4, 8, 16, 20}},
+	}
+	for _, tc := range tests {
+		if got := Counts(tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("Counts(%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for x, want := range map[float64]string{0: "0", 7.4: "7", 999.5: "1,000", 1234: "1,234", 123456: "123,456", 1234567.2: "1,234,567"} {
+		if got := thousands(x); got != want {
+			t.Errorf("thousands(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// tinyConfig is the self-play config with searches small enough for a test.
+func tinyConfig(t *testing.T) selfplay.Config {
+	t.Helper()
+	c, err := selfplay.DefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.MaxTurns = 6
+	c.Search.Visits = 24
+	c.CheapVisits = 8
+	c.Search.MaxNodes = 1 << 14
+	return c
+}
+
+// TestRunTiny measures with a tiny budget: every row of the table is there
+// in order with its counts, the speed-ups are over the row of one, and the
+// written table shows them.
+func TestRunTiny(t *testing.T) {
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	r, err := Run(context.Background(), Options{Cores: 3, Games: 3, Visits: 300, SelfPlay: tinyConfig(t), Weights: w, Seed: 5,
+		Dir: t.TempDir(), Progress: func(s string) { lines = append(lines, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var what []string
+	for _, m := range r.Rows {
+		what = append(what, fmt.Sprintf("%s %d", m.What, m.N))
+	}
+	want := []string{
+		"self-play rows/s 1", "self-play rows/s 2", "self-play rows/s 3",
+		"search simulations/s, opening 1", "search simulations/s, opening 2", "search simulations/s, opening 3",
+		"search simulations/s, middlegame 1", "search simulations/s, middlegame 2", "search simulations/s, middlegame 3",
+	}
+	if !slices.Equal(what, want) {
+		t.Fatalf("rows %q, want %q", what, want)
+	}
+	for i, m := range r.Rows {
+		switch {
+		case i < 3 && m.Count != r.Rows[0].Count:
+			t.Errorf("%s %d: %d rows, but %d with one worker: the same games give the same rows", m.What, m.N, m.Count, r.Rows[0].Count)
+		case i < 3 && (m.Count < 3 || m.Count > 3*10):
+			t.Errorf("%s %d: %d rows of 3 games of at most 10 plies", m.What, m.N, m.Count)
+		case i >= 3 && m.Count != 300:
+			t.Errorf("%s %d: %d simulations, want 300", m.What, m.N, m.Count)
+		case m.Seconds <= 0 || m.Rate != float64(m.Count)/m.Seconds:
+			t.Errorf("%s %d: rate %v of %d in %v s", m.What, m.N, m.Rate, m.Count, m.Seconds)
+		case m.TreeFull:
+			t.Errorf("%s %d: tree full", m.What, m.N)
+		}
+		one := r.Rows[i/3*3]
+		if d := m.Speedup - m.Rate/one.Rate; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s %d: speed-up %v, want %v / %v", m.What, m.N, m.Speedup, m.Rate, one.Rate)
+		}
+	}
+	if r.WorkerSims <= 0 || r.SearchSims != (r.Rows[3].Rate+r.Rows[6].Rate)/2 {
+		t.Errorf("worker %v simulations/s, search %v (want the mean of %v and %v)", r.WorkerSims, r.SearchSims, r.Rows[3].Rate, r.Rows[6].Rate)
+	}
+	if len(lines) != len(r.Rows) || !strings.HasPrefix(lines[1], "self-play, 2 workers: ") || !strings.HasPrefix(lines[3], "search of the opening, 1 thread: ") {
+		t.Errorf("progress lines %q", lines)
+	}
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, s := range []string{
+		"machine   3 cores (GOMAXPROCS ",
+		"self-play: 3 games",
+		"search: 300 simulations a position",
+		"| what | workers or threads | per second | speed-up |\n|---|---|---|---|\n| self-play rows/s | 1 | ",
+		" | 1.00x |\n| self-play rows/s | 2 | ",
+		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx |\n", thousands(r.Rows[8].Rate), r.Rows[8].Speedup),
+		"\none self-play worker: " + thousands(r.WorkerSims) + " simulations/s, ",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the table does not contain %q:\n%s", s, out)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := tinyConfig(t)
+	bad.MaxTurns = 0
+	tests := []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"no weights", Options{SelfPlay: tinyConfig(t)}, "no weights"},
+		{"cores", Options{Cores: -1, SelfPlay: tinyConfig(t), Weights: w}, "cores -1"},
+		{"games", Options{Games: -2, SelfPlay: tinyConfig(t), Weights: w}, "games -2"},
+		{"visits", Options{Visits: -3, SelfPlay: tinyConfig(t), Weights: w}, "visits -3"},
+		{"config", Options{Cores: 1, Games: 1, SelfPlay: bad, Weights: w, Dir: t.TempDir()}, "max_turns 0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), tc.opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
