@@ -12,13 +12,14 @@ package engine
 // the largest position met, it allocates nothing. It is not safe for concurrent use.
 type MoveGen struct {
 	nodes   []genNode
-	pos     []Position // positions of the nodes that get expanded (fewer than 4 steps)
+	pos     []Position // positions of the nodes that get expanded (fewer steps than limit)
 	sigs    []sig      // their signatures
 	table   []sig      // open addressing with linear probing, len a power of two
 	stamp   uint64     // in the top byte of hi; slots of other stamps are empty
 	results []int32
 	cand    []genCand // children of the node being expanded, added together
 	sink    uint64
+	limit   int8 // the most steps of the moves of the current Generate
 }
 
 // genCand is a child position waiting to be added: its signature and the action
@@ -91,7 +92,7 @@ func (g *MoveGen) add(c *genCand, parent int32, depth int8) {
 	}
 	tab[i] = want
 	g.nodes = append(g.nodes, genNode{parent, c.a, c.b, depth})
-	if depth < MaxSteps {
+	if depth < g.limit {
 		q := g.pos[parent]
 		q.move(c.a.Piece, c.a.From, c.a.To())
 		if c.b.Piece != NoPiece {
@@ -160,6 +161,17 @@ func (g *MoveGen) pushPair(p *Position, ps sig, a, b Step) {
 // non-nil history, moves that would make a third repetition are left out.
 // The moves are read with Position and Steps until the next call.
 func (g *MoveGen) Generate(p *Position, h *History) int {
+	return g.GenerateUpTo(p, h, MaxSteps)
+}
+
+// GenerateUpTo is Generate for the moves of at most steps steps (1 to
+// MaxSteps): the positions that Generate reaches in that many steps or fewer,
+// each with the same steps as Generate gives it, as the search is breadth
+// first. A position that needs more steps is left out. Fewer steps cost much
+// less: each step multiplies the positions by some tens.
+func (g *MoveGen) GenerateUpTo(p *Position, h *History, steps int) int {
+	steps = min(max(steps, 1), MaxSteps)
+	g.limit = int8(steps)
 	g.reset()
 	g.nodes = g.nodes[:0]
 	g.pos = g.pos[:0]
@@ -171,7 +183,7 @@ func (g *MoveGen) Generate(p *Position, h *History) int {
 	g.table[0] = sig{0, g.stamp << stampShift} // the root: signature zero
 	var start [MaxSteps + 2]int
 	start[1] = 1
-	for d := 1; d <= MaxSteps; d++ {
+	for d := 1; d <= steps; d++ {
 		// Single steps from the layer before, then pushes and pulls from two layers before.
 		for i := start[d-1]; i < start[d]; i++ {
 			g.expandSteps(int32(i), int8(d))

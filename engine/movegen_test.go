@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -74,4 +75,36 @@ func BenchmarkClueless32(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// TestGenerateUpTo: the moves of at most k steps are exactly the moves of
+// Generate whose steps number k or fewer, each with the same steps, in the
+// same order; k outside 1 to MaxSteps is clamped.
+func TestGenerateUpTo(t *testing.T) {
+	full, short := NewMoveGen(), NewMoveGen()
+	for _, c := range loadClueless(t)[:8] {
+		n := full.Generate(&c.pos, nil)
+		for _, k := range []int{0, 1, 2, 3, 4, 5} {
+			lim := min(max(k, 1), MaxSteps)
+			var want []string
+			for i := range n {
+				if st := full.Steps(i, nil); len(st) <= lim {
+					q := full.Position(i)
+					want = append(want, fmt.Sprint(st)+" "+q.String())
+				}
+			}
+			m := short.GenerateUpTo(&c.pos, nil, k)
+			if m != len(want) || short.Len() != m {
+				t.Errorf("line %d, %d steps: %d moves (Len %d), want %d", c.line, k, m, short.Len(), len(want))
+				continue
+			}
+			for i := range m {
+				q := short.Position(i)
+				if got := fmt.Sprint(short.Steps(i, nil)) + " " + q.String(); got != want[i] {
+					t.Errorf("line %d, %d steps: move %d is %s, want %s", c.line, k, i, got, want[i])
+					break
+				}
+			}
+		}
+	}
 }

@@ -245,9 +245,12 @@ func (sr *search) mostVisitedPath(cands []moveCand) int {
 // shortest rewrites the steps of each move of cands, from pos, with the fewest
 // steps that reach the same position: the tree may have found a longer path to
 // it (a piece moved out and back, or two steps that one would do). Moves of one
-// or two steps are always as short as they can be.
+// or two steps are always as short as they can be. Only the moves of fewer
+// steps than the longest candidate are generated (a tenth of the work of all
+// of them, or less), with the steps full generation gives them.
 func shortest(pos *engine.Position, hist *engine.History, cands []moveCand) {
 	var long map[[12]engine.Bitboard]int // board after the move -> index in cands
+	most := 0
 	for i, c := range cands {
 		if len(c.steps) < 3 {
 			continue
@@ -260,12 +263,13 @@ func shortest(pos *engine.Position, hist *engine.History, cands []moveCand) {
 			t.Play(st)
 		}
 		long[t.Pos.Bits] = i
+		most = max(most, len(c.steps))
 	}
 	if long == nil {
 		return
 	}
 	g := engine.NewMoveGen()
-	for i := range g.Generate(pos, hist) {
+	for i := range g.GenerateUpTo(pos, hist, most-1) {
 		q := g.Position(i)
 		j, ok := long[q.Bits]
 		if !ok {
