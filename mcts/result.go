@@ -126,9 +126,11 @@ func (sr *search) result(start time.Time) (*Result, error) {
 	root := sr.t.node(sr.root)
 	cands := sr.moves(sr.root, sr.rootTurn, sr.hist)
 	if len(cands) == 0 {
-		// Nothing finished a turn (a tiny budget): take the first legal move.
+		// Nothing finished a turn (a tiny budget): take the first legal move,
+		// a single step when one is legal (generated alone, it is the same
+		// first move as in the generation of all of them).
 		g := engine.NewMoveGen()
-		if g.Generate(&sr.rootTurn.Pos, sr.hist) == 0 {
+		if g.GenerateUpTo(&sr.rootTurn.Pos, sr.hist, 1) == 0 && g.Generate(&sr.rootTurn.Pos, sr.hist) == 0 {
 			return nil, ErrGameOver
 		}
 		cands = []moveCand{{steps: g.Steps(0, nil), child: -1}}
