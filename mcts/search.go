@@ -22,6 +22,10 @@ type Searcher struct {
 	eval     Evaluator
 	tree     *tree
 	searches uint64
+	// sized is set when the config left MaxNodes to its default: a search
+	// whose budget of simulations needs a larger tree then gets one (see
+	// treeNodes).
+	sized bool
 }
 
 // New returns a searcher with the settings cfg and the evaluation ev.
@@ -33,7 +37,35 @@ func New(cfg Config, ev Evaluator) (*Searcher, error) {
 	if ev == nil {
 		return nil, errors.New("mcts: no evaluator")
 	}
-	return &Searcher{cfg: c, eval: ev}, nil
+	return &Searcher{cfg: c, eval: ev, sized: cfg.MaxNodes == 0}, nil
+}
+
+// maxSizedNodes caps the tree that a budget of simulations sizes: some 60 GB
+// when full.
+const maxSizedNodes = 1 << 26
+
+// treeNodes returns the nodes of a new tree for a search of budget
+// simulations (math.MaxInt64 for a search bounded by time alone): MaxNodes,
+// or with MaxNodes left to its default, enough for the budget (a simulation
+// adds at most one node), up to maxSizedNodes. A search bounded by time alone
+// cannot be sized; a full tree ends it, and its Result says so (TreeFull).
+func (s *Searcher) treeNodes(budget int64) int {
+	n := s.cfg.MaxNodes
+	if s.sized && budget < math.MaxInt64 {
+		n = max(n, int(min(budget, maxSizedNodes-1))+1)
+	}
+	return n
+}
+
+// keepTree reports whether the tree may take a search of budget simulations:
+// it is less than half full, and with a size of its own (Searcher.sized) it
+// has room for the budget too.
+func (s *Searcher) keepTree(budget int64) bool {
+	t := s.tree
+	if t == nil || t.size() > int64(s.treeNodes(budget))/2 {
+		return false
+	}
+	return !s.sized || budget == math.MaxInt64 || t.size()+min(budget, maxSizedNodes)+1 <= t.nodes.limit
 }
 
 // Config returns the settings in use, defaults filled in.
@@ -112,15 +144,22 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	if steps, ok := gs.find(&rootTurn); ok {
 		return s.provenResult(pos, steps, start)
 	}
-	if s.tree == nil || s.tree.size() > int64(s.cfg.MaxNodes)/2 {
-		s.tree = newTree(s.cfg.MaxNodes)
+	budget := int64(math.MaxInt64) // the simulations, as sr.limit below
+	if s.cfg.Visits > 0 {
+		budget = int64(s.cfg.Visits)
+	}
+	if o.Visits > 0 {
+		budget = int64(o.Visits)
+	}
+	if !s.keepTree(budget) {
+		s.tree = newTree(s.treeNodes(budget))
 	}
 	sr := &search{s: s, t: s.tree, rootTurn: rootTurn, hist: hist, ctx: ctx}
 	k, h := keyOf(&rootTurn)
 	var rootBlock block
 	sr.root = sr.t.find(&k, h, &rootBlock)
 	if sr.root < 0 {
-		s.tree = newTree(s.cfg.MaxNodes)
+		s.tree = newTree(s.treeNodes(budget))
 		sr.t = s.tree
 		sr.root = sr.t.find(&k, h, &rootBlock)
 	}

@@ -1,0 +1,104 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+)
+
+// TestTreeSizedToBudget: a searcher that leaves MaxNodes to its default
+// makes a tree large enough for a budget of simulations beyond the default
+// tree (a simulation adds at most one node), and a new one when a reused
+// tree has no room left for the budget; a MaxNodes that is set is kept, as
+// is the default for small budgets and for searches bounded by time alone.
+func TestTreeSizedToBudget(t *testing.T) {
+	const def = 1 << 20
+	tests := []struct {
+		name     string
+		maxNodes int
+		budget   int64
+		want     int
+	}{
+		{"default, small budget", 0, 800, def},
+		{"default, budget of the default tree", 0, def - 1, def},
+		{"default, budget beyond the default tree", 0, 3 << 20, 3<<20 + 1},
+		{"default, time alone", 0, math.MaxInt64, def},
+		{"default, beyond the cap", 0, 1 << 40, maxSizedNodes},
+		{"set, budget beyond it", 1 << 14, 3 << 20, 1 << 14},
+		{"set, small budget", 1 << 14, 100, 1 << 14},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := New(Config{MaxNodes: tc.maxNodes}, materialEval{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.treeNodes(tc.budget); got != tc.want {
+				t.Errorf("treeNodes(%d) = %d, want %d", tc.budget, got, tc.want)
+			}
+		})
+	}
+
+	// A real search of a budget beyond the default tree gets the tree (here
+	// one cancelled before its first simulation, so that it costs nothing).
+	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		maxNodes, visits int
+		want             int64
+	}{{0, 3 << 20, 3<<20 + 1}, {0, 2000, def}, {1 << 15, 3 << 20, 1 << 15}} {
+		s, err := New(Config{Visits: tc.visits, MaxNodes: tc.maxNodes}, materialEval{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, err := s.Search(ctx, p, nil); err != nil && !errors.Is(err, context.Canceled) || err == nil && res.Simulations != 0 {
+			t.Fatalf("search cancelled before it started: %v", err)
+		}
+		if got := s.tree.nodes.limit; got < tc.want || got >= tc.want+chunkSize {
+			t.Errorf("max_nodes %d, %d visits: a tree of %d nodes, want %d rounded up to whole chunks", tc.maxNodes, tc.visits, got, tc.want)
+		}
+	}
+
+	// A reused tree without room for the next budget is replaced.
+	s, err := New(Config{Visits: 5000}, materialEval{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Search(context.Background(), p, nil); err != nil {
+		t.Fatal(err)
+	}
+	used := s.tree.size()
+	if !s.keepTree(5000) {
+		t.Errorf("a tree of %d nodes of %d not kept for 5,000 more simulations", used, s.tree.nodes.limit)
+	}
+	if s.keepTree(s.tree.nodes.limit - used) {
+		t.Errorf("a tree of %d nodes of %d kept for %d more simulations", used, s.tree.nodes.limit, s.tree.nodes.limit-used)
+	}
+	if !s.keepTree(math.MaxInt64) {
+		t.Errorf("a tree of %d nodes of %d not kept for a search bounded by time", used, s.tree.nodes.limit)
+	}
+}
+
+// TestLargeBudgetNotCut searches a budget beyond the default tree (1,048,576
+// nodes) with the default MaxNodes: it runs every simulation and the tree
+// is not full. Some seconds and about a gigabyte: skipped with -short.
+func TestLargeBudgetNotCut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1.1 M simulations")
+	}
+	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
+	const visits = 1<<20 + 50000
+	s, err := New(Config{Visits: visits, Leaf: LeafStatic, Scan: ScanOff, Threads: 2, Seed: 1}, materialEval{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TreeFull || res.Simulations != visits {
+		t.Errorf("%d of %d simulations, %d nodes, tree full %v", res.Simulations, visits, res.Nodes, res.TreeFull)
+	}
+}
