@@ -51,7 +51,7 @@ func benchRows(b *testing.B) []Row {
 
 // BenchmarkWrite measures writing rows to an LZ4 shard (target: 1 M rows/s).
 func BenchmarkWrite(b *testing.B) {
-	for _, c := range []Compression{LZ4, None} {
+	for _, c := range []Compression{LZ4, Zstd, None} {
 		b.Run(string(c), func(b *testing.B) {
 			rows := benchRows(b)
 			w, err := Create(filepath.Join(b.TempDir(), "bench.arrow"), testMeta(0), WriterOptions{Compression: c})
@@ -76,7 +76,7 @@ func BenchmarkWrite(b *testing.B) {
 // BenchmarkRead measures streaming a shard of 1 M rows with access to the
 // columns a trainer reads (target: 10 M rows/s). One op is one row.
 func BenchmarkRead(b *testing.B) {
-	for _, c := range []Compression{LZ4, None} {
+	for _, c := range []Compression{LZ4, Zstd, None} {
 		b.Run(string(c), func(b *testing.B) {
 			const n = 1 << 20
 			rows := benchRows(b)

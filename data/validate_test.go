@@ -225,3 +225,26 @@ func TestCheckOffsets(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstNonFinite: NaNs (any payload, either sign) and infinities are
+// found, the largest finite values, denormals and zeros are not.
+func TestFirstNonFinite(t *testing.T) {
+	f := math.Float32frombits
+	tests := []struct {
+		xs   []float32
+		want int
+	}{
+		{nil, -1},
+		{[]float32{0, f(0x80000000), 1, -1, math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, f(0x007fffff)}, -1},
+		{[]float32{1, 2, float32(math.Inf(1))}, 2},
+		{[]float32{float32(math.Inf(-1)), 0}, 0},
+		{[]float32{3, float32(math.NaN()), float32(math.Inf(1))}, 1},
+		{[]float32{0, 0, 0, f(0xffc00001)}, 3}, // a negative NaN with a payload
+		{[]float32{0, f(0x7f800001)}, 1},       // a signalling NaN
+	}
+	for _, tc := range tests {
+		if got := firstNonFinite(tc.xs); got != tc.want {
+			t.Errorf("firstNonFinite(%v) = %d, want %d", tc.xs, got, tc.want)
+		}
+	}
+}
