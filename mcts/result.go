@@ -247,10 +247,10 @@ func (sr *search) mostVisitedPath(cands []moveCand) int {
 // shortest rewrites the steps of each move of cands, from pos, with the fewest
 // steps that reach the same position: the tree may have found a longer path to
 // it (a piece moved out and back, or two steps that one would do). Moves of one
-// or two steps are always as short as they can be, and so are those whose
-// steps minSteps shows to be needed. Only the moves of fewer steps than the
-// longest of the others are generated (a tenth of the work of all of them, or
-// less), with the steps full generation gives them.
+// or two steps are always as short as they can be, and so are those that
+// shorter finds no shorter turn for (most of them, found at once). Only the
+// moves of fewer steps than the longest of the others are generated, with the
+// steps full generation gives them.
 func shortest(pos *engine.Position, hist *engine.History, cands []moveCand) {
 	var long map[[12]engine.Bitboard]int // board after the move -> index in cands
 	most := 0
@@ -262,7 +262,7 @@ func shortest(pos *engine.Position, hist *engine.History, cands []moveCand) {
 		for _, st := range c.steps {
 			t.Play(st)
 		}
-		if minSteps(&pos.Bits, &t.Pos.Bits) >= len(c.steps) {
+		if !shorter(pos, &t.Pos.Bits, len(c.steps)) {
 			continue // as short as it can be
 		}
 		if long == nil {

@@ -65,3 +65,38 @@ func distance(a, b engine.Square) int {
 	dr := int(a/8) - int(b/8)
 	return max(df, -df) + max(dr, -dr)
 }
+
+// shorter reports whether a legal turn of fewer than n steps from pos ends
+// with the board to. It searches depth first, cut where the steps taken and
+// minSteps to the board exceed n-1, so that it walks few lines: mostly none
+// at all when minSteps already shows that n steps are needed.
+func shorter(pos *engine.Position, to *[12]engine.Bitboard, n int) bool {
+	if minSteps(&pos.Bits, to) >= n {
+		return false
+	}
+	var bufs [engine.MaxSteps][]engine.Step
+	var rec func(t *engine.Turn) bool
+	rec = func(t *engine.Turn) bool {
+		if t.Pos.Bits == *to && t.CanEnd() == nil {
+			return true
+		}
+		if int(t.Used) >= n-1 {
+			return false
+		}
+		d := t.Used
+		bufs[d] = t.LegalSteps(bufs[d][:0])
+		for _, st := range bufs[d] {
+			next := *t
+			next.Play(st)
+			if int(next.Used)+minSteps(&next.Pos.Bits, to) > n-1 {
+				continue
+			}
+			if rec(&next) {
+				return true
+			}
+		}
+		return false
+	}
+	t := engine.NewTurn(*pos)
+	return rec(&t)
+}

@@ -55,3 +55,26 @@ func TestMinStepsCases(t *testing.T) {
 		}
 	}
 }
+
+// TestShorterMatchesGeneration: for moves of real positions, shorter finds a
+// turn of fewer than n steps to the move's board exactly when full move
+// generation (breadth first: its steps are the fewest) has one.
+func TestShorterMatchesGeneration(t *testing.T) {
+	g := engine.NewMoveGen()
+	for _, s := range append(benchPositions[:4:4], "g [r      r                          cE                    R      R]") {
+		p := mustPosition(t, s)
+		for i := range g.Generate(&p, nil) {
+			if i%5 != 0 {
+				continue
+			}
+			steps := g.Steps(i, nil)
+			q := g.Position(i)
+			if shorter(&p, &q.Bits, len(steps)) {
+				t.Fatalf("%s: move %v: shorter finds fewer steps than generation", s, steps)
+			}
+			if len(steps) < engine.MaxSteps && !shorter(&p, &q.Bits, len(steps)+1) {
+				t.Fatalf("%s: move %v: shorter finds no turn of %d steps", s, steps, len(steps))
+			}
+		}
+	}
+}
