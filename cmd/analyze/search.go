@@ -42,7 +42,8 @@ func defineSearchFlags(fs *flag.FlagSet, visits int, withTime bool) *searchFlags
 		sf.seed = fs.Uint64("seed", 0, "`S` seeds the search's random choices")
 	}
 	sf.threads = fs.Int("threads", 1, "search threads `T` on the one tree")
-	sf.maxNodes = fs.Int("max-nodes", 0, "cap the tree at `N` nodes (default 1048576, some 200 MB); a full tree ends the search early")
+	sf.maxNodes = fs.Int("max-nodes", 0, "cap the tree at `N` nodes (default 1048576, some 200 MB, or one a simulation when -visits asks for more);\n"+
+		"a full tree ends the search early")
 	sf.weights = fs.String("weights", "", "evaluation weights `FILE` (default: the embedded generation-0 weights)")
 	return sf
 }
