@@ -52,6 +52,9 @@ func TestParseSpec(t *testing.T) {
 		{"gen0,leaf=static,scan=off", "", func(s Spec) bool {
 			return s.Search.Leaf == mcts.LeafStatic && s.Search.Scan == mcts.ScanOff && s.Search.Minimax == 0
 		}},
+		{"gen0,scan=deep", "", func(s Spec) bool {
+			return s.Search.Scan == mcts.ScanDeep
+		}},
 		{"gen0,scan=on,minimax=0.25", "", func(s Spec) bool {
 			return s.Search.Scan == mcts.ScanOn && s.Search.Minimax == 0.25
 		}},

@@ -256,8 +256,10 @@ func (s *Spec) setKey(k, v string) error {
 		}
 		s.Search.Leaf = mcts.Leaf(v)
 	case k == "scan":
-		if v != string(mcts.ScanOn) && v != string(mcts.ScanOff) && v != string(mcts.ScanAuto) {
-			return fmt.Errorf("scan=%q: want auto, on or off", v)
+		switch mcts.Scan(v) {
+		case mcts.ScanOn, mcts.ScanOff, mcts.ScanAuto, mcts.ScanDeep:
+		default:
+			return fmt.Errorf("scan=%q: want auto, on, deep or off", v)
 		}
 		s.Search.Scan = mcts.Scan(v)
 	case k == "minimax":

@@ -67,6 +67,11 @@ const (
 	// Cheap self-play searches skip it. A search bounded by time leaves the
 	// last tenth of its time to the scan.
 	ScanAuto Scan = "auto"
+	// ScanDeep checks the chosen move with a search of two turns (see
+	// deepPick): the best moves of the turn, each against every reply of the
+	// opponent, the replies valued as the scan values a move. A search bounded
+	// by time gives it most of its time.
+	ScanDeep Scan = "deep"
 )
 
 // scanMinVisits is the smallest budget of simulations that ScanAuto scans.
@@ -88,8 +93,9 @@ type Config struct {
 	Priors Priors `yaml:"priors" json:"priors"`
 	// Leaf is "tactical" or "static" (default tactical): how new nodes are valued.
 	Leaf Leaf `yaml:"leaf" json:"leaf"`
-	// Scan is "auto", "on" or "off" (default auto): whether a full-width scan
-	// of the turn checks the move chosen (see ScanOn and ScanAuto).
+	// Scan is "auto", "on", "deep" or "off" (default auto): whether a
+	// full-width scan of the turn, or of two turns, checks the move chosen (see
+	// ScanOn, ScanDeep and ScanAuto).
 	Scan Scan `yaml:"scan" json:"scan"`
 	// Minimax is the share, 0 to 1, of the implicit minimax value in the value
 	// of an action during selection, the rest being the mean of its
@@ -147,9 +153,9 @@ func (c Config) withDefaults() (Config, error) {
 	switch c.Scan {
 	case "":
 		c.Scan = ScanAuto
-	case ScanOn, ScanOff, ScanAuto:
+	case ScanOn, ScanOff, ScanAuto, ScanDeep:
 	default:
-		return c, fmt.Errorf("mcts: scan %q: want auto, on or off", c.Scan)
+		return c, fmt.Errorf("mcts: scan %q: want auto, on, deep or off", c.Scan)
 	}
 	if c.Minimax < 0 || c.Minimax > 1 {
 		return c, fmt.Errorf("mcts: minimax %v: want 0 to 1", c.Minimax)

@@ -145,7 +145,11 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		pick = sampleByVisits(rand.New(rand.NewPCG(s.cfg.Seed^0x5851F42D4C957F2D, s.searches)), cands[:open], s.cfg.Temperature)
 	}
 	if sr.scans() && cands[pick].proven == 0 {
-		pick = sr.checkPick(&cands, pick)
+		if s.cfg.Scan == ScanDeep {
+			pick = sr.deepPick(&cands, pick)
+		} else {
+			pick = sr.checkPick(&cands, pick)
+		}
 	}
 	pos := sr.rootTurn.Pos
 	shortest(&pos, sr.hist, cands[:min(len(cands), max(pick+1, s.cfg.TopMoves))])

@@ -24,15 +24,27 @@ import (
 // are refined best bound first, and a move is valued exactly only while its
 // bound could still come within the margin of the best value found.
 type turnScan struct {
-	gen   *engine.MoveGen
-	deep  *captureSearch
-	bound []float32 // an upper bound on each move's value; its value when level is 2
-	level []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
-	heap  scanHeap
-	best  float32 // the best exact value
+	gen      *engine.MoveGen
+	deep     *captureSearch
+	bound    []float32 // an upper bound on each move's value; its value when level is 2
+	level    []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
+	heap     scanHeap
+	best     float32 // the best exact value
+	bestMove int     // the index of a move of that value, or -1
 	// capped is set when the scan stopped at scanDeepLimit exact values, or
 	// at deadline.
 	capped bool
+	// refute ends the scan as soon as an exact value reaches cut: a search
+	// of two turns needs no more than one reply that refutes a move.
+	refute bool
+	cut    float32
+	// threat, when positive, values each move also by what the opponent
+	// would capture if it could move again at once: the value for the side
+	// that moved rises by threat times the opponent's loss to that capture.
+	// A move that drags a piece beside a trap and freezes it so ranks among
+	// the best, though it captures nothing yet. The static bound then adds
+	// threatBound when such a capture may exist.
+	threat float32
 	// deadline, when set, ends the refinement early.
 	deadline time.Time
 }
@@ -74,17 +86,22 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 	sc.bound = slices.Grow(sc.bound[:0], n)[:n]
 	sc.level = slices.Grow(sc.level[:0], n)[:n]
 	sc.heap = scanHeap{idx: sc.heap.idx[:0], bound: sc.bound}
-	sc.best = -1
+	sc.best, sc.bestMove = -1, -1
 	for i := range n {
 		q := sc.gen.Position(i)
 		next := engine.NewTurn(q)
 		var v float32
 		if w.gameOver(&next, &v) {
 			sc.bound[i], sc.level[i] = -v, scanDone
-			sc.best = max(sc.best, -v)
+			if -v > sc.best || sc.bestMove < 0 {
+				sc.best, sc.bestMove = -v, i
+			}
 			continue
 		}
 		sc.bound[i], sc.level[i] = -ev.Evaluate(&q), 0
+		if sc.threat > 0 && captureBound(&q, q.Side.Other()) <= engine.MaxSteps {
+			sc.bound[i] += sc.threat * threatBound
+		}
 		sc.heap.idx = append(sc.heap.idx, i)
 	}
 	heap.Init(&sc.heap)
@@ -102,15 +119,20 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 		q := sc.gen.Position(i)
 		switch sc.level[i] {
 		case 0:
-			sc.bound[i] = w.turnEndValue(&q, w.capture)
+			sc.bound[i] = w.threatened(&q, w.capture, sc.threat)
 			sc.level[i] = 1
 			heap.Fix(&sc.heap, 0)
 		default:
 			deep++
-			sc.bound[i] = w.turnEndValue(&q, sc.deep)
+			sc.bound[i] = w.moveValue(&q, sc)
 			sc.level[i] = scanDone
-			sc.best = max(sc.best, sc.bound[i])
+			if sc.bound[i] > sc.best || sc.bestMove < 0 {
+				sc.best, sc.bestMove = sc.bound[i], i
+			}
 			heap.Pop(&sc.heap)
+			if sc.refute && sc.best >= sc.cut {
+				return true
+			}
 		}
 	}
 	return true
@@ -132,6 +154,45 @@ func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
 	return -w.quiesceWith(&next, cs)
 }
 
+// moveValue is the exact value the scan sc gives the move that leads to q:
+// its tactical value with the scan's capture search, raised by its threat.
+func (w *worker) moveValue(q *engine.Position, sc *turnScan) float32 {
+	return w.threatened(q, sc.deep, sc.threat)
+}
+
+// threatened is the tactical value of the move that leads to q with the
+// capture search cs, raised by threat times its threat unless the game is
+// decided.
+func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float32) float32 {
+	v := w.turnEndValue(q, cs)
+	if threat > 0 && v > -1 && v < 1 {
+		v += threat * w.threatLoss(q, w.capture)
+	}
+	return v
+}
+
+// threatBound is the most that a threat is taken to be worth, in value for
+// the side that moved: about a camel at even material with generation 0.
+const threatBound = 0.12
+
+// threatLoss returns what the side to move at q would lose, in value, if
+// its opponent could move again at once and take its best capture line (by
+// the capture search cs): 0 when it has none.
+func (w *worker) threatLoss(q *engine.Position, cs *captureSearch) float32 {
+	if w.sr.s.cfg.Leaf == LeafStatic {
+		return 0
+	}
+	p := *q
+	p.SetSide(q.Side.Other())
+	t := engine.NewTurn(p)
+	gain, after := cs.find(&t)
+	if gain <= 0 {
+		return 0
+	}
+	ev := w.sr.s.eval
+	return min(threatBound, max(0, ev.Evaluate(q)+ev.Evaluate(&after.Pos)))
+}
+
 // scanMargin is how far below the best tactical value of the scan the move
 // the tree search chose may fall before the scan overrides it: about a third
 // of a rabbit at even material.
@@ -145,7 +206,7 @@ func (sr *search) scans() bool {
 		return false
 	}
 	switch sr.s.cfg.Scan {
-	case ScanOn:
+	case ScanOn, ScanDeep:
 		return true
 	case ScanAuto:
 		return sr.limit >= scanMinVisits || sr.s.cfg.Time > 0 && sr.limit == math.MaxInt64

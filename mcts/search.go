@@ -173,9 +173,13 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	if s.cfg.Time > 0 {
 		sr.deadline = start.Add(s.cfg.Time)
 		if sr.scans() {
-			// The scan gets the last tenth of the time.
+			// The scan gets the last tenth of the time, the deep scan
+			// deepShare of it.
 			sr.scanDeadline = sr.deadline
 			sr.deadline = start.Add(s.cfg.Time * 9 / 10)
+			if s.cfg.Scan == ScanDeep {
+				sr.deadline = start.Add(s.cfg.Time * (100 - deepShare) / 100)
+			}
 		}
 	}
 	w0 := sr.newWorker()

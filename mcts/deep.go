@@ -1,0 +1,325 @@
+package mcts
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// The deep scan searches two turns: the best moves of the turn by the
+// one-turn scan's value, each against every reply of the opponent, the
+// replies valued as the scan values a move (the game's end, the side's own
+// goal, its best capture line, then the evaluation), raised by what each
+// reply threatens to capture on the turn after. So it sees what the opponent
+// does with a whole turn (a piece dragged towards a trap and frozen there, a
+// capture that needs a push first), which the one-turn scan, looking only at
+// the opponent's captures, misses. The best few moves then get a third turn,
+// the mover's own, after each of the opponent's best replies: whether the
+// threat can be parried.
+const (
+	// deepShare is the percentage of a time budget that a deep scan gets.
+	deepShare = 60
+	// deepFirst is how many moves, the best by their evaluation, get the
+	// one-turn value with the tree's capture search.
+	deepFirst = 512
+	// deepMoves is how many moves, the best by that value, are searched
+	// against every reply; the tree search's most visited moves are added.
+	deepMoves = 48
+	// deepTree is how many of the tree search's most visited moves are
+	// searched besides.
+	deepTree = 6
+	// deepKillers is how many of the latest refutations are tried on each
+	// move before a scan of all its replies.
+	deepKillers = 4
+	// deepReplyMargin is how far below the opponent's best reply the scan of
+	// its replies values them exactly, and deepReplies how many of those are
+	// kept for a third turn.
+	deepReplyMargin = 0.05
+	deepReplies     = 4
+	// deepVerify is how many of the best moves by the two-turn value, those
+	// within deepVerifyWindow of the best, get a third turn.
+	deepVerify       = 3
+	deepVerifyWindow = 0.1
+	// deepThreat weighs the opponent's replies by what they threaten (see
+	// turnScan.threat): half of the loss, as a threat can often be parried.
+	deepThreat = 0.5
+)
+
+// deepCand is a move searched by the deep scan.
+type deepCand struct {
+	pos    engine.Position // after the move
+	gen    int             // its index in the root's generated moves, or -1
+	cand   int             // its index in the tree's candidates, or -1
+	first  float32         // its one-turn value
+	second float32         // its two-turn value: exact, or an upper bound when refuted
+	done   bool            // second is set
+	// refuted is set when a reply brought the move more than scanMargin
+	// below the best before it: second is then an upper bound.
+	refuted bool
+	// replies are the opponent's best replies by the two-turn value,
+	// kept for the third turn of the moves not refuted.
+	replies []engine.Position
+	third   float32 // its three-turn value, when verified
+	checked bool    // third is set
+}
+
+// deepPick returns the index in cands of the move to play by a search of two
+// turns and, for the best moves, three; cands may grow by one. The moves
+// searched are the deepMoves best by their one-turn value and the deepTree
+// most visited by the tree (see deepValues for their two-turn values). The
+// best few then get a third turn (see verify). The tree's choice stands when
+// it is within scanMargin of the best by the deepest value the moves share;
+// otherwise the most visited move within the margin is played (the best one
+// when the tree visited none of them).
+func (sr *search) deepPick(cands *[]moveCand, pick int) int {
+	w := sr.newWorker()
+	ev := sr.s.eval
+	root := sr.rootTurn.Pos
+	gen := engine.NewMoveGen()
+	n := gen.Generate(&root, sr.hist)
+	if n == 0 {
+		return pick
+	}
+	// The one-turn values of the moves best by their evaluation.
+	type scored struct {
+		i int
+		v float32
+	}
+	all := make([]scored, n)
+	for i := range n {
+		q := gen.Position(i)
+		next := engine.NewTurn(q)
+		var v float32
+		if w.gameOver(&next, &v) {
+			all[i] = scored{i, -v}
+			continue
+		}
+		all[i] = scored{i, -ev.Evaluate(&q)}
+	}
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
+	first := all[:min(n, deepFirst)]
+	for k := range first {
+		q := gen.Position(first[k].i)
+		first[k].v = w.turnEndValue(&q, w.capture)
+	}
+	slices.SortFunc(first, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
+	var list []deepCand
+	for _, f := range first[:min(len(first), deepMoves)] {
+		list = append(list, deepCand{pos: gen.Position(f.i), gen: f.i, cand: -1, first: f.v})
+	}
+	// The tree's choice and its most visited moves, when not listed already.
+	for j := range *cands {
+		if j != pick && j >= deepTree {
+			continue
+		}
+		c := (*cands)[j]
+		turn := sr.rootTurn
+		for _, st := range c.steps {
+			turn.Play(st)
+		}
+		q := turn.End()
+		k := slices.IndexFunc(list, func(d deepCand) bool { return d.pos.SameBoard(&q) })
+		if k < 0 {
+			list = append(list, deepCand{pos: q, gen: -1, first: w.turnEndValue(&q, w.capture)})
+			k = len(list) - 1
+		}
+		list[k].cand = j
+	}
+	// The tree's choice first, then by one-turn value: a good first value
+	// makes the cuts of the others early.
+	slices.SortStableFunc(list, func(a, b deepCand) int {
+		if (a.cand == pick) != (b.cand == pick) {
+			if a.cand == pick {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.first, a.first)
+	})
+	cs := newCaptureSearch()
+	cs.extra = engine.MaxSteps
+	best := w.deepValues(list, cs, sr.scanDeadline)
+	if best == -2 {
+		return pick
+	}
+	w.verify(list, best, cs, sr.scanDeadline)
+	// Play the tree's choice when it is within the margin of the best, by
+	// the deepest value the moves have in common; otherwise the most
+	// visited move within the margin, or the best.
+	value := func(d *deepCand) float32 {
+		if d.checked {
+			return d.third
+		}
+		return d.second
+	}
+	top, checked := float32(-2), false
+	for k := range list {
+		if list[k].checked {
+			top, checked = max(top, list[k].third), true
+		}
+	}
+	if !checked {
+		top = best
+	}
+	choice, choiceVisits := -1, int32(-1)
+	for k := range list {
+		d := &list[k]
+		if !d.done || d.checked != checked || value(d) < top-scanMargin {
+			continue
+		}
+		if d.cand == pick {
+			return pick
+		}
+		visits := int32(-1)
+		if d.cand >= 0 {
+			visits = int32((*cands)[d.cand].visits)
+		}
+		if choice < 0 || visits > choiceVisits || visits == choiceVisits && value(d) > value(&list[choice]) {
+			choice, choiceVisits = k, visits
+		}
+	}
+	d := list[choice]
+	if d.cand >= 0 {
+		return d.cand
+	}
+	*cands = append(*cands, moveCand{steps: gen.Steps(d.gen, nil), child: -1, q: value(&d)})
+	return len(*cands) - 1
+}
+
+// deepValues sets the two-turn value of the moves of list, in their order,
+// until deadline (when set), and returns the best. A move's value is the
+// opponent's best reply, by a scan of its turn with the capture search cs,
+// cut as soon as a reply brings the move more than scanMargin below the best
+// so far (its value is then an upper bound); the latest refutations are tried
+// on each move first. Moves not refuted keep the opponent's best replies for
+// verify.
+func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Time) float32 {
+	sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline, threat: deepThreat}
+	best := float32(-2)
+	var killers [][]engine.Step
+	for k := range list {
+		d := &list[k]
+		if k > 0 && !deadline.IsZero() && time.Now().After(deadline) {
+			break
+		}
+		next := engine.NewTurn(d.pos)
+		var v float32
+		switch {
+		case w.gameOver(&next, &v):
+			d.second = -v
+		case w.goal.reachable(&next):
+			d.second = -1
+		case best > -2 && w.refutedBy(killers, &d.pos, scanMargin-best, sc, &v):
+			d.second, d.refuted = -v, true
+		default:
+			sc.refute, sc.cut = best > -2, scanMargin-best
+			if !w.scan(sc, &d.pos, nil, deepReplyMargin) {
+				d.second = 1 // no reply: the opponent has lost
+				break
+			}
+			d.second = -sc.best
+			d.refuted = sc.refute && sc.best >= sc.cut
+			if !d.refuted {
+				d.replies = bestReplies(sc, deepReplies)
+			}
+			if sc.bestMove >= 0 && sc.best >= sc.cut {
+				// A refutation: try it first on the moves to come.
+				if len(killers) == deepKillers {
+					killers = killers[:deepKillers-1]
+				}
+				killers = slices.Insert(killers, 0, sc.gen.Steps(sc.bestMove, nil))
+			}
+		}
+		d.done = true
+		best = max(best, d.second)
+	}
+	return best
+}
+
+// bestReplies returns the positions after the n best moves that the scan sc
+// valued exactly, best first.
+func bestReplies(sc *turnScan, n int) []engine.Position {
+	var idx []int
+	for i, l := range sc.level {
+		if l == scanDone {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(sc.bound[b], sc.bound[a]) })
+	out := make([]engine.Position, 0, min(n, len(idx)))
+	for _, i := range idx[:min(n, len(idx))] {
+		out = append(out, sc.gen.Position(i))
+	}
+	return out
+}
+
+// verify gives the best moves of list by their two-turn value (at most
+// deepVerify, those within deepVerifyWindow of best) a third turn: after
+// each of the opponent's best replies kept, a scan of the mover's own turn,
+// which sees what the reply threatens (a piece dragged beside a trap and
+// frozen, a rabbit that will goal) and whether any move parries it. A move's
+// three-turn value is the worst of its replies' values.
+func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadline time.Time) {
+	var order []int
+	for k := range list {
+		if list[k].done && len(list[k].replies) > 0 && list[k].second >= best-deepVerifyWindow {
+			order = append(order, k)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(list[b].second, list[a].second) })
+	order = order[:min(len(order), deepVerify)]
+	sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline}
+	for _, k := range order {
+		d := &list[k]
+		third := float32(2)
+		for _, rp := range d.replies {
+			if !deadline.IsZero() && time.Now().After(deadline) {
+				return
+			}
+			next := engine.NewTurn(rp)
+			var v float32
+			switch {
+			case w.gameOver(&next, &v):
+			case w.goal.reachable(&next):
+				v = 1
+			case !w.scan(sc, &rp, nil, 0):
+				v = -1
+			default:
+				v = sc.best
+			}
+			third = min(third, v)
+		}
+		d.third, d.checked = third, true
+	}
+}
+
+// refutedBy reports whether one of the replies killers, played from pos,
+// reaches cut: its value for the opponent, set in *v, is then at least cut
+// (the move before pos is refuted). A reply that is not legal from pos is
+// skipped. Moves that share an idea share their refutation, which so costs
+// one capture search instead of a scan of every reply. The reply is valued
+// as the scan sc values a move.
+func (w *worker) refutedBy(killers [][]engine.Step, pos *engine.Position, cut float32, sc *turnScan, v *float32) bool {
+	for _, k := range killers {
+		t := engine.NewTurn(*pos)
+		legal := true
+		for _, st := range k {
+			if t.CheckStep(st) != nil {
+				legal = false
+				break
+			}
+			t.Play(st)
+		}
+		if !legal || t.CanEnd() != nil {
+			continue
+		}
+		q := t.End()
+		if val := w.moveValue(&q, sc); val >= cut {
+			*v = val
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,220 @@
+package mcts
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// dragPosition is a position of a game against Sharp (Gold to move) where
+// Gold's dog on h5 is safe for a turn, but Rg1n Rg2n Rf1e Dh5n puts it on
+// h6, where Silver's camel, brought to g6 (rf7e mf8s mf7s mf6e), freezes it
+// and then drags it into the trap at f6 on the next turn: a loss two turns
+// deep that the one-turn scan does not see.
+const dragPosition = "g [rdrchmrcr rrrr d h           e D         D EM   H C  C HRRR RRRR]"
+
+// play returns the position after move from p, with the opponent to move.
+func play(t testing.TB, p engine.Position, move string) engine.Position {
+	t.Helper()
+	tr := engine.NewTurn(p)
+	if err := tr.PlayMove(move); err != nil {
+		t.Fatalf("move %q: %v", move, err)
+	}
+	return tr.End()
+}
+
+func deepWorker(t testing.TB) *worker {
+	s, err := New(Config{Visits: 1, Scan: ScanDeep}, gen0(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return (&search{s: s}).newWorker()
+}
+
+// TestThreatLoss checks the threat of a position: nothing while Silver's
+// camel is away from the dog, the dog's worth once the camel has frozen it
+// beside the trap.
+func TestThreatLoss(t *testing.T) {
+	w := deepWorker(t)
+	p := mustPosition(t, dragPosition)
+	dog := play(t, p, "Rg1n Rg2n Rf1e Dh5n")
+	if got := w.threatLoss(&dog, w.capture); got != 0 {
+		// Silver to move here: its own threat, what Gold would capture.
+		t.Errorf("after Dh5n, Silver's loss to a Gold capture: %v, want 0", got)
+	}
+	frozen := play(t, dog, "rf7e mf8s mf7s mf6e")
+	loss := w.threatLoss(&frozen, w.capture)
+	if loss <= 0.02 || loss > threatBound {
+		t.Errorf("dog frozen beside the trap: threat %v, want a dog's worth in (0.02, %v]", loss, threatBound)
+	}
+	// The same position without the camel's approach holds no threat.
+	calm := play(t, dog, "ra7s ra6s ra5s")
+	if got := w.threatLoss(&calm, w.capture); got != 0 {
+		t.Errorf("camel away: threat %v, want 0", got)
+	}
+	s, _ := New(Config{Visits: 1, Leaf: LeafStatic}, gen0(t))
+	if got := (&search{s: s}).newWorker().threatLoss(&frozen, w.capture); got != 0 {
+		t.Errorf("static leaves: threat %v, want 0", got)
+	}
+}
+
+// TestRefutedBy checks the killer replies: a legal one that reaches the cut
+// refutes, with the value the scan gives it; one below the cut, or illegal
+// from the position, does not.
+func TestRefutedBy(t *testing.T) {
+	w := deepWorker(t)
+	p := mustPosition(t, dragPosition)
+	dog := play(t, p, "Rg1n Rg2n Rf1e Dh5n")
+	reply := mustSteps(t, "rf7e mf8s mf7s mf6e")
+	sc := &turnScan{deep: w.capture, threat: deepThreat}
+	frozen := play(t, dog, "rf7e mf8s mf7s mf6e")
+	want := w.moveValue(&frozen, sc)
+	illegal := mustSteps(t, "ra7n")
+	tests := []struct {
+		name    string
+		killers [][]engine.Step
+		cut     float32
+		ok      bool
+	}{
+		{"reaches the cut", [][]engine.Step{reply}, want, true},
+		{"after an illegal one", [][]engine.Step{illegal, reply}, want - 0.01, true},
+		{"below the cut", [][]engine.Step{reply}, want + 0.01, false},
+		{"illegal only", [][]engine.Step{illegal}, -2, false},
+		{"none", nil, -2, false},
+	}
+	for _, tc := range tests {
+		var v float32
+		ok := w.refutedBy(tc.killers, &dog, tc.cut, sc, &v)
+		if ok != tc.ok || ok && v != want {
+			t.Errorf("%s: refuted %v value %v, want %v value %v", tc.name, ok, v, tc.ok, want)
+		}
+	}
+}
+
+func mustSteps(t testing.TB, move string) []engine.Step {
+	t.Helper()
+	var out []engine.Step
+	for _, f := range strings.Fields(move) {
+		s, err := engine.ParseStep(f)
+		if err != nil {
+			t.Fatalf("step %q: %v", f, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestDeepValues checks the two-turn values against every reply valued
+// alone: a move not refuted has the opponent's best reply's value exactly, a
+// refuted one an upper bound on it more than the margin below the best, and
+// the best is the best of the moves not refuted.
+func TestDeepValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("values every reply of six moves: seconds")
+	}
+	w := deepWorker(t)
+	p := mustPosition(t, dragPosition)
+	gen := engine.NewMoveGen()
+	n := gen.Generate(&p, nil)
+	var list []deepCand
+	for i := 0; i < n && len(list) < 5; i += n / 5 {
+		list = append(list, deepCand{pos: gen.Position(i), gen: i, cand: -1})
+	}
+	list = append(list, deepCand{pos: play(t, p, "Rg1n Rg2n Rf1e Dh5n"), gen: -1, cand: -1})
+	// The tree's capture search, so that valuing every reply stays fast.
+	cs := newCaptureSearch()
+	best := w.deepValues(list, cs, time.Time{})
+	sc := &turnScan{deep: cs, threat: deepThreat}
+	all := engine.NewMoveGen()
+	top, refuted := float32(-2), 0
+	for k, d := range list {
+		if !d.done {
+			t.Fatalf("move %d not valued", k)
+		}
+		opp := float32(-2)
+		for j := range all.Generate(&d.pos, nil) {
+			q := all.Position(j)
+			opp = max(opp, w.moveValue(&q, sc))
+		}
+		want := -opp
+		switch {
+		case d.refuted:
+			refuted++
+			if d.second < want || d.second >= best-scanMargin {
+				t.Errorf("move %d refuted at %v: its value %v, the best %v", k, d.second, want, best)
+			}
+		case d.second != want:
+			t.Errorf("move %d: value %v, every reply valued %v", k, d.second, want)
+		default:
+			top = max(top, d.second)
+			if len(d.replies) == 0 || len(d.replies) > deepReplies {
+				t.Errorf("move %d: %d replies kept", k, len(d.replies))
+			}
+		}
+	}
+	if top != best {
+		t.Errorf("best %v, best of the moves not refuted %v", best, top)
+	}
+	t.Logf("%d of %d moves refuted", refuted, len(list))
+}
+
+// TestDeepAvoidsDrag searches dragPosition with the deep scan: the dog must
+// not end on h6 (see dragPosition).
+func TestDeepAvoidsDrag(t *testing.T) {
+	p := mustPosition(t, dragPosition)
+	s, err := New(Config{Visits: 300, Scan: ScanDeep}, gen0(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Search(t.Context(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := play(t, p, r.Move)
+	h6, err := engine.ParseSquare("h6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.At(h6) == engine.MakePiece(engine.Gold, engine.Dog) {
+		t.Errorf("played %s: the dog on h6 is lost to rf7e mf8s mf7s mf6e", r.Move)
+	}
+}
+
+// BenchmarkDeepScan times a search of one simulation with the deep scan,
+// which is nearly all deep scan, over real positions.
+func BenchmarkDeepScan(b *testing.B) {
+	ps := testPositions(&testing.T{}, 40)
+	s, err := New(Config{Visits: 1, Scan: ScanDeep}, gen0(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := s.Search(b.Context(), ps[i%len(ps)], nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReplyScan times the scan of a turn as the deep scan runs it on
+// the opponent's replies, without and with the threat.
+func BenchmarkReplyScan(b *testing.B) {
+	ps := testPositions(&testing.T{}, 40)
+	w := deepWorker(b)
+	cs := newCaptureSearch()
+	cs.extra = engine.MaxSteps
+	for _, tc := range []struct {
+		name   string
+		threat float32
+	}{{"plain", 0}, {"threat", deepThreat}} {
+		b.Run(tc.name, func(b *testing.B) {
+			sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, threat: tc.threat}
+			for i := range b.N {
+				p := ps[i%len(ps)]
+				w.scan(sc, &p, nil, deepReplyMargin)
+			}
+		})
+	}
+}
