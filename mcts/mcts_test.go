@@ -79,31 +79,62 @@ func TestGoalSearchCases(t *testing.T) {
 	}
 	gs := newGoalSearch()
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := build(t, tc.side, tc.pieces)
-			oracle := goalOracle(p)
-			if oracle != tc.want {
-				t.Fatalf("brute force says %v, the case says %v\n%s", oracle, tc.want, p.Diagram())
+		for _, mirrored := range []bool{false, true} {
+			name := tc.name
+			if mirrored {
+				name += ", colours and ranks swapped"
 			}
-			tr := engine.NewTurn(p)
-			steps, got := gs.find(&tr)
-			if got != oracle {
-				t.Fatalf("goal search %v, brute force %v\n%s", got, oracle, p.Diagram())
-			}
-			if got {
-				// The steps found must be legal and reach the goal.
-				tr := engine.NewTurn(p)
-				for _, s := range steps {
-					if _, err := tr.Step(s); err != nil {
-						t.Fatalf("goal path %v: %v", steps, err)
-					}
+			t.Run(name, func(t *testing.T) {
+				p := build(t, tc.side, tc.pieces)
+				if mirrored {
+					p = mirror(p)
 				}
-				q := tr.End()
-				if out := engine.EndOfTurn(&q, nil, nil); out.Reason != engine.Goal || out.Winner != p.Side {
-					t.Fatalf("goal path %v ends in %v", steps, out)
-				}
+				goalCase(t, gs, p, tc.want)
+			})
+		}
+	}
+}
+
+// mirror returns p with the colours swapped and the board turned upside
+// down (rank 1 for rank 8), the other side to move: the same position for
+// the other side.
+func mirror(p engine.Position) engine.Position {
+	var q engine.Position
+	for pc, b := range p.Bits {
+		for ; b != 0; b &= b - 1 {
+			sq := b.First()
+			q.Put(engine.Piece((pc+engine.NumTypes)%(2*engine.NumTypes)), sq^56)
+		}
+	}
+	q.SetSide(p.Side.Other())
+	return q
+}
+
+// goalCase checks the goal search on p against brute force and want, and
+// that the steps it finds are legal and reach the goal.
+func goalCase(t *testing.T, gs *goalSearch, p engine.Position, want bool) {
+	t.Helper()
+	oracle := goalOracle(p)
+	if oracle != want {
+		t.Fatalf("brute force says %v, the case says %v\n%s", oracle, want, p.Diagram())
+	}
+	tr := engine.NewTurn(p)
+	steps, got := gs.find(&tr)
+	if got != oracle {
+		t.Fatalf("goal search %v, brute force %v\n%s", got, oracle, p.Diagram())
+	}
+	if got {
+		// The steps found must be legal and reach the goal.
+		tr := engine.NewTurn(p)
+		for _, s := range steps {
+			if _, err := tr.Step(s); err != nil {
+				t.Fatalf("goal path %v: %v", steps, err)
 			}
-		})
+		}
+		q := tr.End()
+		if out := engine.EndOfTurn(&q, nil, nil); out.Reason != engine.Goal || out.Winner != p.Side {
+			t.Fatalf("goal path %v ends in %v", steps, out)
+		}
 	}
 }
 
@@ -147,6 +178,12 @@ func TestGoalSearchRandom(t *testing.T) {
 		got := gs.reachable(&tr)
 		if want := goalOracle(p); got != want {
 			t.Fatalf("position %d: goal search %v, brute force %v\n%s\n%s", i, got, want, p.String(), p.Diagram())
+		}
+		// The same position for Silver, the board upside down.
+		m := mirror(p)
+		tm := engine.NewTurn(m)
+		if gm := gs.reachable(&tm); gm != got {
+			t.Fatalf("position %d: goal search %v, %v with colours and ranks swapped\n%s", i, got, gm, m.Diagram())
 		}
 		if got {
 			wins++
