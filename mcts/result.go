@@ -252,9 +252,9 @@ func (sr *search) mostVisitedPath(cands []moveCand) int {
 // steps that reach the same position: the tree may have found a longer path to
 // it (a piece moved out and back, or two steps that one would do). Moves of one
 // or two steps are always as short as they can be, and so are those that
-// shorter finds no shorter turn for (most of them, found at once). Only the
-// moves of fewer steps than the longest of the others are generated, with the
-// steps full generation gives them.
+// fewest finds no shorter turn for (most of them, found at once). For the
+// others, the moves of as many steps as the most that fewest found are
+// generated, with the steps full generation gives them.
 func shortest(pos *engine.Position, hist *engine.History, cands []moveCand) {
 	var long map[[12]engine.Bitboard]int // board after the move -> index in cands
 	most := 0
@@ -266,20 +266,21 @@ func shortest(pos *engine.Position, hist *engine.History, cands []moveCand) {
 		for _, st := range c.steps {
 			t.Play(st)
 		}
-		if !shorter(pos, &t.Pos.Bits, len(c.steps)) {
+		k := fewest(pos, &t.Pos.Bits, len(c.steps))
+		if k == len(c.steps) {
 			continue // as short as it can be
 		}
 		if long == nil {
 			long = map[[12]engine.Bitboard]int{}
 		}
 		long[t.Pos.Bits] = i
-		most = max(most, len(c.steps))
+		most = max(most, k)
 	}
 	if long == nil {
 		return
 	}
 	g := engine.NewMoveGen()
-	for i := range g.GenerateUpTo(pos, hist, most-1) {
+	for i := range g.GenerateUpTo(pos, hist, most) {
 		q := g.Position(i)
 		j, ok := long[q.Bits]
 		if !ok {

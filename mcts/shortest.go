@@ -66,21 +66,19 @@ func distance(a, b engine.Square) int {
 	return max(df, -df) + max(dr, -dr)
 }
 
-// shorter reports whether a legal turn of fewer than n steps from pos ends
-// with the board to. It searches depth first, cut where the steps taken and
-// minSteps to the board exceed n-1, so that it walks few lines: mostly none
-// at all when minSteps already shows that n steps are needed.
-func shorter(pos *engine.Position, to *[12]engine.Bitboard, n int) bool {
-	if minSteps(&pos.Bits, to) >= n {
-		return false
-	}
+// fewest returns the fewest steps, fewer than n, of a legal turn from pos
+// that ends with the board to, or n when there is none. It searches depth
+// first with a growing limit, cut where the steps taken and minSteps to the
+// board exceed the limit, so that it walks few lines: none at all when
+// minSteps already shows that n steps are needed.
+func fewest(pos *engine.Position, to *[12]engine.Bitboard, n int) int {
 	var bufs [engine.MaxSteps][]engine.Step
-	var rec func(t *engine.Turn) bool
-	rec = func(t *engine.Turn) bool {
+	var rec func(t *engine.Turn, limit int) bool
+	rec = func(t *engine.Turn, limit int) bool {
 		if t.Pos.Bits == *to && t.CanEnd() == nil {
 			return true
 		}
-		if int(t.Used) >= n-1 {
+		if int(t.Used) >= limit {
 			return false
 		}
 		d := t.Used
@@ -88,15 +86,20 @@ func shorter(pos *engine.Position, to *[12]engine.Bitboard, n int) bool {
 		for _, st := range bufs[d] {
 			next := *t
 			next.Play(st)
-			if int(next.Used)+minSteps(&next.Pos.Bits, to) > n-1 {
+			if int(next.Used)+minSteps(&next.Pos.Bits, to) > limit {
 				continue
 			}
-			if rec(&next) {
+			if rec(&next, limit) {
 				return true
 			}
 		}
 		return false
 	}
-	t := engine.NewTurn(*pos)
-	return rec(&t)
+	for limit := max(minSteps(&pos.Bits, to), 1); limit < n; limit++ {
+		t := engine.NewTurn(*pos)
+		if rec(&t, limit) {
+			return limit
+		}
+	}
+	return n
 }

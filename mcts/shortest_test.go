@@ -56,10 +56,10 @@ func TestMinStepsCases(t *testing.T) {
 	}
 }
 
-// TestShorterMatchesGeneration: for moves of real positions, shorter finds a
-// turn of fewer than n steps to the move's board exactly when full move
-// generation (breadth first: its steps are the fewest) has one.
-func TestShorterMatchesGeneration(t *testing.T) {
+// TestFewestMatchesGeneration: for moves of real positions, fewest finds
+// the same number of steps as full move generation (breadth first: its steps
+// are the fewest), or says that none fewer than a bound exist.
+func TestFewestMatchesGeneration(t *testing.T) {
 	g := engine.NewMoveGen()
 	for _, s := range append(benchPositions[:4:4], "g [r      r                          cE                    R      R]") {
 		p := mustPosition(t, s)
@@ -69,11 +69,11 @@ func TestShorterMatchesGeneration(t *testing.T) {
 			}
 			steps := g.Steps(i, nil)
 			q := g.Position(i)
-			if shorter(&p, &q.Bits, len(steps)) {
-				t.Fatalf("%s: move %v: shorter finds fewer steps than generation", s, steps)
+			if got := fewest(&p, &q.Bits, len(steps)); got != len(steps) {
+				t.Fatalf("%s: move %v: fewest finds %d steps below %d, fewer than generation", s, steps, got, len(steps))
 			}
-			if len(steps) < engine.MaxSteps && !shorter(&p, &q.Bits, len(steps)+1) {
-				t.Fatalf("%s: move %v: shorter finds no turn of %d steps", s, steps, len(steps))
+			if got := fewest(&p, &q.Bits, engine.MaxSteps+1); got != len(steps) {
+				t.Fatalf("%s: move %v: fewest finds %d steps, generation %d", s, steps, got, len(steps))
 			}
 		}
 	}
