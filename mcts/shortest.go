@@ -72,34 +72,44 @@ func distance(a, b engine.Square) int {
 // board exceed the limit, so that it walks few lines: none at all when
 // minSteps already shows that n steps are needed.
 func fewest(pos *engine.Position, to *[12]engine.Bitboard, n int) int {
-	var bufs [engine.MaxSteps][]engine.Step
-	var rec func(t *engine.Turn, limit int) bool
-	rec = func(t *engine.Turn, limit int) bool {
-		if t.Pos.Bits == *to && t.CanEnd() == nil {
-			return true
-		}
-		if int(t.Used) >= limit {
-			return false
-		}
-		d := t.Used
-		bufs[d] = t.LegalSteps(bufs[d][:0])
-		for _, st := range bufs[d] {
-			next := *t
-			next.Play(st)
-			if int(next.Used)+minSteps(&next.Pos.Bits, to) > limit {
-				continue
-			}
-			if rec(&next, limit) {
-				return true
-			}
-		}
-		return false
-	}
+	var f fewestSearch
 	for limit := max(minSteps(&pos.Bits, to), 1); limit < n; limit++ {
-		t := engine.NewTurn(*pos)
-		if rec(&t, limit) {
+		f.turns[0] = engine.NewTurn(*pos)
+		if f.rec(&f.turns[0], to, limit) {
 			return limit
 		}
 	}
 	return n
+}
+
+// fewestSearch holds the turns and step lists of fewest's search, one per
+// depth.
+type fewestSearch struct {
+	turns [engine.MaxSteps + 1]engine.Turn
+	bufs  [engine.MaxSteps][]engine.Step
+}
+
+// rec reports whether a turn of at most limit steps from t (of limit steps in
+// all) ends with the board to.
+func (f *fewestSearch) rec(t *engine.Turn, to *[12]engine.Bitboard, limit int) bool {
+	if t.Pos.Bits == *to && t.CanEnd() == nil {
+		return true
+	}
+	if int(t.Used) >= limit {
+		return false
+	}
+	d := t.Used
+	f.bufs[d] = t.LegalSteps(f.bufs[d][:0])
+	next := &f.turns[d+1]
+	for _, st := range f.bufs[d] {
+		*next = *t
+		next.Play(st)
+		if int(next.Used)+minSteps(&next.Pos.Bits, to) > limit {
+			continue
+		}
+		if f.rec(next, to, limit) {
+			return true
+		}
+	}
+	return false
 }
