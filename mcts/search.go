@@ -74,6 +74,18 @@ func (s *Searcher) Config() Config { return s.cfg }
 // Reset drops the tree.
 func (s *Searcher) Reset() { s.tree = nil }
 
+// Restart makes the searcher as New made it with the seed seed: the same
+// searches follow, but its tree, emptied, keeps its memory, which a new
+// game then fills again without allocating it (self-play plays many games
+// one after another).
+func (s *Searcher) Restart(seed uint64) {
+	s.cfg.Seed = seed
+	s.searches = 0
+	if s.tree != nil {
+		s.tree.reset()
+	}
+}
+
 // ErrGameOver is returned when the side to move has no legal move.
 var ErrGameOver = errors.New("mcts: no legal move: the game is over")
 
@@ -534,6 +546,7 @@ func (w *worker) expand(n *node, turn *engine.Turn) float32 {
 			e.child.Store(0)
 			e.counts.Store(0)
 			e.q.Store(0)
+			e.m.Store(0)
 			e.proven.Store(0)
 		}
 		n.edges, n.nedges = first, int32(count)

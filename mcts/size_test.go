@@ -3,8 +3,13 @@ package mcts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/arimaalab/arimaalab/engine"
 )
 
 // TestTreeSizedToBudget: a searcher that leaves MaxNodes to its default
@@ -100,5 +105,41 @@ func TestLargeBudgetNotCut(t *testing.T) {
 	}
 	if res.TreeFull || res.Simulations != visits {
 		t.Errorf("%d of %d simulations, %d nodes, tree full %v", res.Simulations, visits, res.Nodes, res.TreeFull)
+	}
+}
+
+// TestRestartIsNew: a searcher restarted with a seed, its tree emptied but
+// its memory kept from other searches, searches a game exactly as a new
+// searcher with that seed does (self-play restarts one per game).
+func TestRestartIsNew(t *testing.T) {
+	cfg := Config{Visits: 300, Seed: 11, DirichletAlpha: 0.3, Minimax: 0.5, MaxNodes: 1 << 14}
+	game := func(s *Searcher) []string {
+		var out []string
+		g := engine.NewGame()
+		for c := range engine.Color(2) {
+			if err := g.PlaySetup(standardSetup[c]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 6 {
+			res, err := s.SearchWith(context.Background(), g.Position(), g.History(), Override{Visits: 120 + 60*len(out)%200, NoNoise: len(out)%3 == 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %v %d %d %d %v", res.Move, res.Value, res.Visits, res.Simulations, res.Nodes, res.Top))
+			if err := g.Play(res.Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	want := game(newTestSearcher(t, cfg))
+	other := cfg
+	other.Seed = 5
+	s := newTestSearcher(t, other)
+	game(s) // fills the tree with another game
+	s.Restart(cfg.Seed)
+	if got := game(s); !slices.Equal(got, want) {
+		t.Errorf("restarted searcher:\n%s\nnew searcher:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -258,3 +258,13 @@ func (t *tree) newNode(k *stateKey, h uint64, b *block) int64 {
 
 // size returns the number of nodes.
 func (t *tree) size() int64 { return t.nodes.used() }
+
+// reset empties the tree and keeps its chunks: nodes and edges handed out
+// again are initialized by newNode and expand, every field, as fresh ones
+// are.
+func (t *tree) reset() {
+	t.nodes.next.Store(0)
+	t.keys.next.Store(0)
+	t.edges.next.Store(0)
+	clear(t.slots)
+}

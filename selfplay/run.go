@@ -20,6 +20,7 @@ import (
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
+	"github.com/arimaalab/arimaalab/mcts"
 	"github.com/arimaalab/arimaalab/weights"
 )
 
@@ -424,8 +425,9 @@ func playShard(ctx context.Context, c Config, opt Options, meta data.Meta, claim
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var s *mcts.Searcher // the worker's, for all its games
 			for idx := range indices {
-				p, err := playGame(ctx, &c, ev, opt.Seed, shard, idx)
+				p, err := playGameWith(ctx, &c, ev, opt.Seed, shard, idx, &s)
 				if err != nil {
 					errs <- err
 					cancel()
