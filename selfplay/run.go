@@ -195,51 +195,27 @@ func Run(ctx context.Context, c Config, opt Options) (*Summary, error) {
 	}
 	done := 0
 	var turns int64
-	for _, i := range todo {
-		lo, hi := rangeOf(i)
-		path := ShardPath(opt.Out, i)
-		claim, err := data.TakeClaim(path, data.ClaimOptions{TakeOver: opt.TakeOver})
-		if err != nil {
-			sum.Elapsed = time.Since(start)
-			return sum, fmt.Errorf("selfplay: %w", err)
-		}
-		// The shard's previous owner may have published it meanwhile.
-		if ok, err := published(path, meta); err != nil || ok {
-			claim.Release()
-			if err != nil {
-				return sum, err
-			}
-			sum.ShardsSkipped++
-			gamesTotal -= hi - lo
-			continue
-		}
-		// A run killed before left temporary files of this shard: drop them.
-		stale, _ := filepath.Glob(data.ClaimPath(path) + ".*.tmp") // half-written claims of killed writers
-		for _, p := range append([]string{path + ".tmp", data.SumPath(path) + ".tmp", GamesPath(opt.Out, i) + ".tmp"}, stale...) {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				claim.Release()
-				return sum, fmt.Errorf("selfplay: %w", err)
-			}
-		}
-		m := meta
-		m.Shard = i
-		err = playShard(ctx, c, opt, m, claim, ev, i, lo, hi, workers, func(p *played) {
+	err = playShards(ctx, c, opt, meta, ev, todo, rangeOf, workers, shardHooks{
+		game: func(i int, p *played) {
 			done++
 			turns += int64(len(p.rows))
 			sum.add(p)
 			if opt.Progress != nil {
 				opt.Progress(Progress{Shard: i, GamesDone: done, GamesTotal: gamesTotal, Turns: turns})
 			}
-		})
-		if rerr := claim.Release(); err == nil && rerr != nil {
-			err = fmt.Errorf("selfplay: %w", rerr)
-		}
-		if err != nil {
-			sum.Elapsed = time.Since(start)
-			return sum, err
-		}
-		sum.Shards++
-		log.Info("shard written", "shard", i, "games", hi-lo, "path", path)
+		},
+		skipped: func(i, lo, hi int) {
+			sum.ShardsSkipped++
+			gamesTotal -= hi - lo
+		},
+		written: func(i, lo, hi int) {
+			sum.Shards++
+			log.Info("shard written", "shard", i, "games", hi-lo, "path", ShardPath(opt.Out, i))
+		},
+	})
+	if err != nil {
+		sum.Elapsed = time.Since(start)
+		return sum, err
 	}
 	sum.Elapsed = time.Since(start)
 	if sum.TreeFull > 0 {
@@ -402,11 +378,174 @@ func runMeta(c Config, opt Options, total, n int) (data.Meta, error) {
 	}, nil
 }
 
-// playShard plays games [lo, hi) on workers and writes them in game order.
-func playShard(ctx context.Context, c Config, opt Options, meta data.Meta, claim *data.Claim, ev interface {
-	Evaluate(*engine.Position) float32
-}, shard, lo, hi, workers int, onGame func(*played)) (err error) {
-	w, err := data.Create(ShardPath(opt.Out, shard), meta, data.WriterOptions{Compression: c.Compression, Claim: claim})
+// shardHooks are what Run does as playShards goes: after each game written
+// (in the order of the shards and their games), and after each shard skipped
+// (published meanwhile by its previous owner) or written.
+type shardHooks struct {
+	game             func(shard int, p *played)
+	skipped, written func(shard, lo, hi int)
+	// played, when set, is called by a worker as it ends each game, before
+	// the game is written (for tests).
+	played func(shard, index int)
+}
+
+// shardRun is a shard made ready to play by the dealer of playShards.
+type shardRun struct {
+	shard, lo, hi int
+	claim         *data.Claim
+	skip          bool         // published meanwhile by its previous owner
+	err           error        // making it ready failed: the run stops there
+	results       chan *played // its games as they end, room for all of them
+}
+
+// job is a game for a worker: game index of shard, sent to out when played.
+type job struct {
+	shard, index int
+	out          chan<- *played
+}
+
+// playShards plays the shards todo on one pool of workers and writes each
+// shard in game order, one shard after another. A dealer makes the shards
+// ready in order (claimed, checked unpublished, stale temporary files
+// dropped) and deals their games to the workers: the next shard's games as
+// soon as the last game of the current one is dealt, so that workers do not
+// wait for the longest game of every shard (with 16 workers and shards of 32
+// games they spent a third of their time so). Each game is the same whoever
+// plays it and whenever, so the shards are the same bytes. On an error or a
+// cancellation the shard being written is discarded, the claims of the
+// shards made ready after it are released, and the first error is returned.
+func playShards(ctx context.Context, c Config, opt Options, meta data.Meta, ev mcts.Evaluator, todo []int,
+	rangeOf func(int) (int, int), workers int, hooks shardHooks) error {
+	ctx, cancel := context.WithCancel(ctx)
+	total := 0
+	for _, i := range todo {
+		lo, hi := rangeOf(i)
+		total += hi - lo
+	}
+	jobs := make(chan job)
+	errs := make(chan error, workers+1)
+	runs := make(chan *shardRun, 1) // the dealer works one shard ahead of the writing
+	var wg sync.WaitGroup
+	for range min(workers, total) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s *mcts.Searcher // the worker's, for all its games
+			for j := range jobs {
+				p, err := playGameWith(ctx, &c, ev, opt.Seed, j.shard, j.index, &s)
+				if err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+				if hooks.played != nil {
+					hooks.played(j.shard, j.index)
+				}
+				j.out <- p // never blocks: room for every game of the shard
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(jobs)
+		defer close(runs)
+		for _, i := range todo {
+			r := readyShard(opt, meta, i, rangeOf)
+			select {
+			case runs <- r:
+			case <-ctx.Done():
+				if r.claim != nil {
+					r.claim.Release()
+				}
+				return
+			}
+			if r.err != nil {
+				return
+			}
+			if r.skip {
+				continue
+			}
+			for k := r.lo; k < r.hi; k++ {
+				select {
+				case jobs <- job{i, k, r.results}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	defer func() {
+		cancel()
+		for r := range runs { // made ready, never written
+			if r.claim != nil {
+				r.claim.Release()
+			}
+		}
+		wg.Wait()
+	}()
+	for r := range runs {
+		if r.err != nil {
+			return r.err
+		}
+		if r.skip {
+			hooks.skipped(r.shard, r.lo, r.hi)
+			continue
+		}
+		m := meta
+		m.Shard = r.shard
+		err := writeShard(ctx, c, opt, m, r, errs, hooks.game)
+		if rerr := r.claim.Release(); err == nil && rerr != nil {
+			err = fmt.Errorf("selfplay: %w", rerr)
+		}
+		if err != nil {
+			return err
+		}
+		hooks.written(r.shard, r.lo, r.hi)
+	}
+	select {
+	case err := <-errs:
+		return err
+	default:
+	}
+	return nil
+}
+
+// readyShard claims shard i, checks that it is not published (by a previous
+// owner of its claim) and drops the temporary files a killed run left of it.
+func readyShard(opt Options, meta data.Meta, i int, rangeOf func(int) (int, int)) *shardRun {
+	lo, hi := rangeOf(i)
+	r := &shardRun{shard: i, lo: lo, hi: hi}
+	path := ShardPath(opt.Out, i)
+	claim, err := data.TakeClaim(path, data.ClaimOptions{TakeOver: opt.TakeOver})
+	if err != nil {
+		r.err = fmt.Errorf("selfplay: %w", err)
+		return r
+	}
+	// The shard's previous owner may have published it meanwhile.
+	if ok, err := published(path, meta); err != nil || ok {
+		claim.Release()
+		r.err, r.skip = err, ok
+		return r
+	}
+	// A run killed before left temporary files of this shard: drop them.
+	stale, _ := filepath.Glob(data.ClaimPath(path) + ".*.tmp") // half-written claims of killed writers
+	for _, p := range append([]string{path + ".tmp", data.SumPath(path) + ".tmp", GamesPath(opt.Out, i) + ".tmp"}, stale...) {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			claim.Release()
+			r.err = fmt.Errorf("selfplay: %w", err)
+			return r
+		}
+	}
+	r.claim = claim
+	r.results = make(chan *played, hi-lo)
+	return r
+}
+
+// writeShard writes the games of r in index order, whatever order they end
+// in, then its game records and its Arrow file, published last.
+func writeShard(ctx context.Context, c Config, opt Options, meta data.Meta, r *shardRun, errs <-chan error, onGame func(int, *played)) (err error) {
+	w, err := data.Create(ShardPath(opt.Out, r.shard), meta, data.WriterOptions{Compression: c.Compression, Claim: r.claim})
 	if err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
@@ -415,82 +554,48 @@ func playShard(ctx context.Context, c Config, opt Options, meta data.Meta, claim
 			w.Abort()
 		}
 	}()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	indices := make(chan int)
-	results := make(chan *played)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for range min(workers, hi-lo) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var s *mcts.Searcher // the worker's, for all its games
-			for idx := range indices {
-				p, err := playGameWith(ctx, &c, ev, opt.Seed, shard, idx, &s)
-				if err != nil {
-					errs <- err
-					cancel()
-					return
-				}
-				select {
-				case results <- p:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(indices)
-		for i := lo; i < hi; i++ {
-			select {
-			case indices <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	// Write the games in index order, whatever order they finish in.
 	pending := map[int]*played{}
-	next := lo
+	next := r.lo
 	var recs []engine.Record
-	for p := range results {
-		pending[p.index] = p
+	stopped := func() error {
+		select {
+		case err := <-errs: // a worker's error cancelled the run
+			return err
+		default:
+		}
+		return ctx.Err()
+	}
+	for next < r.hi {
+		if err := stopped(); err != nil {
+			return err
+		}
+		select {
+		case p := <-r.results:
+			pending[p.index] = p
+		case <-ctx.Done():
+			return stopped()
+		}
 		for q, ok := pending[next]; ok; q, ok = pending[next] {
 			delete(pending, next)
 			next++
 			for i := range q.rows {
 				if err := w.Write(&q.rows[i]); err != nil {
-					cancel()
 					return fmt.Errorf("selfplay: %w", err)
 				}
 			}
 			recs = append(recs, q.record)
-			onGame(q)
+			onGame(r.shard, q)
 		}
 	}
-	select {
-	case err := <-errs:
+	if err := stopped(); err != nil {
 		return err
-	default:
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if next != hi {
-		return fmt.Errorf("selfplay: shard %d: %d of %d games played", shard, next-lo, hi-lo)
 	}
 	// The records first: the Arrow file, published last, marks the shard done.
-	if err := writeRecords(GamesPath(opt.Out, shard), recs); err != nil {
+	if err := writeRecords(GamesPath(opt.Out, r.shard), recs); err != nil {
 		return err
 	}
 	if err := w.Close(); err != nil {
-		os.Remove(GamesPath(opt.Out, shard))
+		os.Remove(GamesPath(opt.Out, r.shard))
 		return fmt.Errorf("selfplay: %w", err)
 	}
 	return nil

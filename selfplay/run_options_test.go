@@ -4,17 +4,21 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/weights"
 )
 
 // TestRunOneShard plays shard 1, then shard 0, of a run of two, with workers
@@ -187,28 +191,103 @@ func TestSummaryAdd(t *testing.T) {
 	}
 }
 
-// TestCancelledRunLeavesNothing: a run cancelled after its first game returns
-// the context's error and leaves neither the shard's temporary files nor its
-// claim behind.
+// TestCancelledRunLeavesNothing: a run cancelled after one of its games
+// returns the context's error and leaves neither the temporary files nor
+// the claims of the shards it was playing or had made ready (workers play
+// the next shard's games before the current one is written), only the
+// shards written before.
 func TestCancelledRunLeavesNothing(t *testing.T) {
-	c := testConfig(t)
 	w, err := configs.Gen0()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, err = Run(ctx, c, Options{Out: dir, Seed: 5, Shard: 0, Workers: 1, Weights: w, Log: slog.New(slog.DiscardHandler),
-		Progress: func(Progress) { cancel() }})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("error %v, want context.Canceled", err)
+	tests := []struct {
+		name    string
+		shard   int
+		workers int
+		after   int      // games written when the run is cancelled
+		want    []string // the files left
+	}{
+		{"one shard", 0, 1, 1, nil},
+		{"three shards, in the first", -1, 2, 1, nil},
+		{"three shards, at the end of the first", -1, 2, 2, nil},
+		{"three shards, in the second", -1, 2, 3, []string{"shard-00000.arrow", "shard-00000.arrow.xxh128", "shard-00000.games.txt"}},
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		var names []string
-		for _, e := range ents {
-			names = append(names, e.Name())
-		}
-		t.Errorf("left behind: %v", names)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testConfig(t)
+			c.Games, c.GamesPerShard = 6, 2
+			dir := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			_, err = Run(ctx, c, Options{Out: dir, Seed: 5, Shard: tc.shard, Workers: tc.workers, Weights: w, Log: slog.New(slog.DiscardHandler),
+				Progress: func(p Progress) {
+					if p.GamesDone == tc.after {
+						cancel()
+					}
+				}})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("error %v, want context.Canceled", err)
+			}
+			var names []string
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			if !slices.Equal(names, tc.want) {
+				t.Errorf("left behind %v, want %v", names, tc.want)
+			}
+		})
+	}
+}
+
+// TestNextShardWhileWriting: workers play the next shard's games while the
+// current shard waits for its last game, instead of idling until it is
+// written: here the writing of shard 0 is held at its first game until a
+// game of shard 1 has been played (the deadline is only a guard against a
+// hang).
+func TestNextShardWhileWriting(t *testing.T) {
+	c := testConfig(t)
+	c.Games, c.GamesPerShard = 4, 2
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := weights.NewLinear(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Out: t.TempDir(), Seed: 3, Weights: w}
+	_, _, rangeOf := Plan(c, 0, 0)
+	meta, err := runMeta(c, opt, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := make(chan struct{}, 4)
+	var written []string
+	err = playShards(context.Background(), c, opt, meta, ev, []int{0, 1}, rangeOf, 2, shardHooks{
+		played: func(shard, index int) {
+			if shard == 1 {
+				next <- struct{}{}
+			}
+		},
+		game: func(shard int, p *played) {
+			written = append(written, fmt.Sprintf("%d/%d", shard, p.index))
+			if shard == 0 && p.index == 0 {
+				select {
+				case <-next:
+				case <-time.After(time.Minute):
+					t.Error("no game of shard 1 was played while shard 0 waited")
+				}
+			}
+		},
+		skipped: func(int, int, int) { t.Error("a shard skipped") },
+		written: func(int, int, int) {},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0/0", "0/1", "1/2", "1/3"}; !slices.Equal(written, want) {
+		t.Errorf("games written %v, want %v", written, want)
 	}
 }
