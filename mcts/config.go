@@ -64,8 +64,9 @@ const (
 	// ScanAuto scans when the search is large enough for the scan's cost (a
 	// few tens of milliseconds) to be small beside it: at least scanMinVisits
 	// simulations, or a time budget without a smaller cap on simulations.
-	// Cheap self-play searches skip it. A search bounded by time leaves the
-	// last tenth of its time to the scan.
+	// Cheap self-play searches skip it. A search bounded by time alone gets
+	// the deep scan (ScanDeep), which takes deepShare percent of its time; a
+	// budget of simulations the one-turn scan (ScanOn).
 	ScanAuto Scan = "auto"
 	// ScanDeep checks the chosen move with a search of two turns (see
 	// deepPick): the best moves of the turn, each against every reply of the

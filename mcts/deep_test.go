@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -216,5 +217,34 @@ func BenchmarkReplyScan(b *testing.B) {
 				w.scan(sc, &p, nil, deepReplyMargin)
 			}
 		})
+	}
+}
+
+// TestDeepScans checks which searches get the deep scan: every one with
+// scan=deep, with scan=auto those bounded by time alone.
+func TestDeepScans(t *testing.T) {
+	tests := []struct {
+		cfg  Config
+		deep bool
+	}{
+		{Config{Scan: ScanDeep, Visits: 10}, true},
+		{Config{Scan: ScanAuto, Time: time.Second}, true},
+		{Config{Scan: ScanAuto, Time: time.Second, Visits: 5000}, false},
+		{Config{Scan: ScanAuto, Visits: 5000}, false},
+		{Config{Scan: ScanOn, Time: time.Second}, false},
+		{Config{Scan: ScanOff, Time: time.Second}, false},
+	}
+	for _, tc := range tests {
+		s, err := New(tc.cfg, gen0(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr := &search{s: s, limit: math.MaxInt64}
+		if tc.cfg.Visits > 0 {
+			sr.limit = int64(tc.cfg.Visits)
+		}
+		if got := sr.deepScans(); got != tc.deep {
+			t.Errorf("%+v: deep scan %v, want %v", tc.cfg, got, tc.deep)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		pick = sampleByVisits(rand.New(rand.NewPCG(s.cfg.Seed^0x5851F42D4C957F2D, s.searches)), cands[:open], s.cfg.Temperature)
 	}
 	if sr.scans() && cands[pick].proven == 0 {
-		if s.cfg.Scan == ScanDeep {
+		if sr.deepScans() {
 			pick = sr.deepPick(&cands, pick)
 		} else {
 			pick = sr.checkPick(&cands, pick)

@@ -214,6 +214,21 @@ func (sr *search) scans() bool {
 	return false
 }
 
+// deepScans reports whether the scan is the deep one (see deepPick): always
+// with ScanDeep, and with ScanAuto for a search bounded by time alone, whose
+// time the deep scan shares. A budget of simulations alone would have no
+// bound on the deep scan's cost (a few tenths of a second), so ScanAuto
+// checks those with the one-turn scan.
+func (sr *search) deepScans() bool {
+	switch sr.s.cfg.Scan {
+	case ScanDeep:
+		return true
+	case ScanAuto:
+		return sr.s.cfg.Time > 0 && sr.limit == math.MaxInt64
+	}
+	return false
+}
+
 // checkPick returns the index in cands of the move to play instead of
 // cands[pick] when the scan finds that cands[pick] falls more than scanMargin
 // below the best move of the turn; cands may grow by one. The replacement is

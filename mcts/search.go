@@ -189,7 +189,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 			// deepShare of it.
 			sr.scanDeadline = sr.deadline
 			sr.deadline = start.Add(s.cfg.Time * 9 / 10)
-			if s.cfg.Scan == ScanDeep {
+			if sr.deepScans() {
 				sr.deadline = start.Add(s.cfg.Time * (100 - deepShare) / 100)
 			}
 		}
