@@ -12,6 +12,25 @@ type goalSearch struct {
 	bufs  [engine.MaxSteps + 1][]engine.Step
 	turns [engine.MaxSteps + 1]engine.Turn
 	path  [engine.MaxSteps]engine.Step
+	cache *goalCache // nil: none
+}
+
+// goalCache remembers whether the side to move at the start of a turn can
+// reach its goal, for positions met again: the tactical leaves ask it of the
+// board after every turn end in the tree, and many nodes end their turn on
+// the same board (reached in another number of steps, or from another turn
+// start, which the tree keeps apart). A direct-mapped table whose entries
+// are checked against the whole position: its answers are exact.
+type goalCache struct {
+	keys  []engine.BoardKey
+	state []uint8 // 0 empty, 1 the goal is out of reach, 2 within reach
+	mask  uint64
+}
+
+// newGoalCache returns a cache of 2^bits positions.
+func newGoalCache(bits int) *goalCache {
+	n := 1 << bits
+	return &goalCache{keys: make([]engine.BoardKey, n), state: make([]uint8, n), mask: uint64(n - 1)}
 }
 
 func newGoalSearch() *goalSearch {
@@ -49,7 +68,21 @@ func (g *goalSearch) find(t *engine.Turn) ([]engine.Step, bool) {
 
 // reachable reports whether t's side can reach its goal this turn.
 func (g *goalSearch) reachable(t *engine.Turn) bool {
+	c := g.cache
+	if c == nil || t.Used != 0 { // only turn starts are a function of the position
+		_, ok := g.rec(t, 0)
+		return ok
+	}
+	i := t.Pos.Hash & c.mask
+	k := t.Pos.Key()
+	if s := c.state[i]; s != 0 && c.keys[i] == k {
+		return s == 2
+	}
 	_, ok := g.rec(t, 0)
+	c.keys[i], c.state[i] = k, 1
+	if ok {
+		c.state[i] = 2
+	}
 	return ok
 }
 

@@ -26,6 +26,23 @@ type Searcher struct {
 	// whose budget of simulations needs a larger tree then gets one (see
 	// treeNodes).
 	sized bool
+	// goals holds each thread's cache of goal searches, kept between
+	// searches and games (its answers depend on the position alone).
+	goals []*goalCache
+}
+
+// goalCacheBits sizes each thread's goal cache: 16,384 positions, 1.7 MB.
+const goalCacheBits = 14
+
+// goalCache returns the goal cache of thread i, made on first use.
+func (s *Searcher) goalCache(i int) *goalCache {
+	for len(s.goals) <= i {
+		s.goals = append(s.goals, nil)
+	}
+	if s.goals[i] == nil {
+		s.goals[i] = newGoalCache(goalCacheBits)
+	}
+	return s.goals[i]
 }
 
 // New returns a searcher with the settings cfg and the evaluation ev.
@@ -195,6 +212,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 		}
 	}
 	w0 := sr.newWorker()
+	w0.goal.cache = s.goalCache(0)
 	root := sr.t.node(sr.root)
 	if root.status.Load() != statusExpanded {
 		if !root.status.CompareAndSwap(statusNew, statusExpanding) {
@@ -213,6 +231,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 		w := w0
 		if i > 0 {
 			w = sr.newWorker()
+			w.goal.cache = s.goalCache(i)
 		}
 		wg.Add(1)
 		go func() {

@@ -1,0 +1,56 @@
+package mcts
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// TestGoalCacheExact: with a cache, reachable answers as the search without
+// one, on the first question and the repeated one, in a cache of one entry
+// (every position on the same slot) and in a large one; turns past their
+// start are never taken from the cache.
+func TestGoalCacheExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var positions []engine.Position
+	for len(positions) < 300 {
+		if p := randomNearGoal(rng); p.HasStep() {
+			positions = append(positions, p, mirror(p))
+		}
+	}
+	plain := newGoalSearch()
+	reach := 0
+	for _, bits := range []int{0, 14} {
+		cached := newGoalSearch()
+		cached.cache = newGoalCache(bits)
+		for round := range 2 {
+			for _, p := range positions {
+				turn := engine.NewTurn(p)
+				want := plain.reachable(&turn)
+				if got := cached.reachable(&turn); got != want {
+					t.Fatalf("cache of 2^%d, round %d: %s: reachable %v, want %v", bits, round, p.String(), got, want)
+				}
+				if want && bits == 0 && round == 0 {
+					reach++
+				}
+				// Inside a turn the answer depends on the steps left: a
+				// position one step in is searched, not looked up.
+				steps := turn.LegalSteps(nil)
+				if len(steps) == 0 {
+					continue
+				}
+				in := turn
+				in.Play(steps[0])
+				fresh := engine.NewTurn(in.Pos) // the same board with four steps: cached first
+				cached.reachable(&fresh)
+				if got, want := cached.reachable(&in), plain.reachable(&in); got != want {
+					t.Fatalf("cache of 2^%d: %s after %v: reachable %v, want %v", bits, p.String(), steps[0], got, want)
+				}
+			}
+		}
+	}
+	if reach == 0 || reach == len(positions) {
+		t.Errorf("the goal is within reach in %d of %d positions: the test needs both answers", reach, len(positions))
+	}
+}
