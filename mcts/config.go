@@ -112,7 +112,9 @@ type Config struct {
 	Seed uint64 `yaml:"seed" json:"seed"`
 	// MaxNodes caps the tree (default 1,048,576 nodes, about 200 MB when full); the
 	// search stops early when it is full, and a new search starts a new tree once
-	// the old one is half full.
+	// the old one is half full. Left to its default, a search with a budget of
+	// simulations larger than that gets a tree with room for its budget (up to
+	// 67 M nodes); a search bounded by time alone keeps the default size.
 	MaxNodes int `yaml:"max_nodes" json:"max_nodes"`
 	// VirtualLoss is the number of losses a thread adds on its path while it descends (default 3).
 	VirtualLoss int `yaml:"virtual_loss" json:"virtual_loss"`
