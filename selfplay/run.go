@@ -508,7 +508,9 @@ func playShards(ctx context.Context, c Config, opt Options, meta data.Meta, ev m
 		return err
 	default:
 	}
-	return nil
+	// A cancellation before the dealer made a shard ready ends the loop
+	// above with nothing written: the run did not finish.
+	return ctx.Err()
 }
 
 // readyShard claims shard i, checks that it is not published (by a previous

@@ -291,3 +291,25 @@ func TestNextShardWhileWriting(t *testing.T) {
 		t.Errorf("games written %v, want %v", written, want)
 	}
 }
+
+// TestRunCancelledBeforeStart checks that a run whose context is cancelled
+// before any shard is ready reports the cancellation (the pipeline would
+// otherwise go on to a stage without shards) and writes nothing.
+func TestRunCancelledBeforeStart(t *testing.T) {
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := testConfig(t)
+	c.Games, c.GamesPerShard = 4, 2
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Run(ctx, c, Options{Out: dir, Seed: 5, Shard: -1, Workers: 2, Weights: w, Log: slog.New(slog.DiscardHandler)})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v, want context.Canceled", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "shard-*")); len(left) > 0 {
+		t.Errorf("left %v", left)
+	}
+}
