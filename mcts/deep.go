@@ -76,6 +76,12 @@ type deepCand struct {
 func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	w := sr.newWorker()
 	ev := sr.s.eval
+	// past reports whether a search bounded by time has used the deep
+	// scan's share: the tree's choice then stands.
+	past := func() bool { return !sr.scanDeadline.IsZero() && time.Now().After(sr.scanDeadline) }
+	if past() {
+		return pick
+	}
 	root := sr.rootTurn.Pos
 	gen := engine.NewMoveGen()
 	n := gen.Generate(&root, sr.hist)
@@ -89,6 +95,9 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	}
 	all := make([]scored, n)
 	for i := range n {
+		if i%1024 == 1023 && past() {
+			return pick
+		}
 		q := gen.Position(i)
 		next := engine.NewTurn(q)
 		var v float32
@@ -101,6 +110,9 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
 	first := all[:min(n, deepFirst)]
 	for k := range first {
+		if k%64 == 63 && past() {
+			return pick
+		}
 		q := gen.Position(first[k].i)
 		first[k].v = w.turnEndValue(&q, w.capture)
 	}
@@ -201,7 +213,7 @@ func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Ti
 	var killers [][]engine.Step
 	for k := range list {
 		d := &list[k]
-		if k > 0 && !deadline.IsZero() && time.Now().After(deadline) {
+		if !deadline.IsZero() && time.Now().After(deadline) {
 			break
 		}
 		next := engine.NewTurn(d.pos)
@@ -218,6 +230,9 @@ func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Ti
 			if !w.scan(sc, &d.pos, nil, deepReplyMargin) {
 				d.second = 1 // no reply: the opponent has lost
 				break
+			}
+			if sc.capped && !deadline.IsZero() && time.Now().After(deadline) {
+				return best // out of time in the middle of the replies: no value
 			}
 			d.second = -sc.best
 			d.refuted = sc.refute && sc.best >= sc.cut
@@ -287,6 +302,9 @@ func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadli
 			case !w.scan(sc, &rp, nil, 0):
 				v = -1
 			default:
+				if sc.capped && !deadline.IsZero() && time.Now().After(deadline) {
+					return // out of time in the middle of the scan: no value
+				}
 				v = sc.best
 			}
 			third = min(third, v)

@@ -248,3 +248,37 @@ func TestDeepScans(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlines checks how a search's time is shared between the tree and
+// the scans, with a time budget, a context deadline (AEI's time control,
+// whose budget is 2^62 ns, which once overflowed to no time for the tree) or
+// both.
+func TestDeadlines(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return start.Add(d) }
+	const aei = time.Duration(1 << 62)
+	tests := []struct {
+		name         string
+		t            time.Duration
+		ctx          time.Time
+		scan, deep   bool
+		search, scnd time.Time
+	}{
+		{"no bound", 0, time.Time{}, true, true, time.Time{}, time.Time{}},
+		{"time, no scan", time.Second, time.Time{}, false, false, at(time.Second), time.Time{}},
+		{"time, scan", time.Second, time.Time{}, true, false, at(900 * time.Millisecond), at(time.Second)},
+		{"time, deep", time.Second, time.Time{}, true, true, at(400 * time.Millisecond), at(time.Second)},
+		{"aei, deep", aei, at(time.Second), true, true, at(400 * time.Millisecond), at(time.Second)},
+		{"aei, scan", aei, at(2 * time.Second), true, false, at(1800 * time.Millisecond), at(2 * time.Second)},
+		{"context first", 3 * time.Second, at(time.Second), true, false, at(900 * time.Millisecond), at(time.Second)},
+		{"time first", time.Second, at(3 * time.Second), false, false, at(time.Second), time.Time{}},
+		{"context alone, no scan", 0, at(time.Second), false, false, at(time.Second), time.Time{}},
+		{"aei without a deadline, deep", aei, time.Time{}, true, true, at(aei / 100 * 40), at(aei)},
+	}
+	for _, tc := range tests {
+		search, scan := deadlines(start, tc.t, tc.ctx, tc.scan, tc.deep)
+		if !search.Equal(tc.search) || !scan.Equal(tc.scnd) {
+			t.Errorf("%s: tree until %v, scan until %v; want %v, %v", tc.name, search.Sub(start), scan.Sub(start), tc.search.Sub(start), tc.scnd.Sub(start))
+		}
+	}
+}

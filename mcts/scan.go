@@ -87,7 +87,16 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 	sc.level = slices.Grow(sc.level[:0], n)[:n]
 	sc.heap = scanHeap{idx: sc.heap.idx[:0], bound: sc.bound}
 	sc.best, sc.bestMove = -1, -1
+	timedOut := false
 	for i := range n {
+		if i%1024 == 1023 && !sc.deadline.IsZero() && time.Now().After(sc.deadline) {
+			// Out of time before every move had its bound: the moves
+			// bounded so far are all the scan has, as when capped later.
+			sc.bound, sc.level = sc.bound[:i], sc.level[:i]
+			sc.heap.bound = sc.bound
+			timedOut = true
+			break
+		}
 		q := sc.gen.Position(i)
 		next := engine.NewTurn(q)
 		var v float32
@@ -106,7 +115,7 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 	}
 	heap.Init(&sc.heap)
 	deep := 0
-	sc.capped = false
+	sc.capped = timedOut
 	for k := 0; sc.heap.Len() > 0; k++ {
 		if deep == scanDeepLimit || k%16 == 15 && !sc.deadline.IsZero() && time.Now().After(sc.deadline) {
 			sc.capped = true

@@ -159,6 +159,29 @@ type Override struct {
 	NoNoise bool
 }
 
+// deadlines returns when the tree search of a search begun at start ends
+// and when its scan must end (zero times for no bound). The search is bounded
+// by the time budget t (0 for none) and by ctxDeadline, the deadline of its
+// context (AEI's time control; zero for none), whichever comes first. A scan
+// (scan) gets the last tenth of that time, the deep scan (deep) deepShare
+// percent of it, so that the tree search ends before the context does: a
+// search ended by its context answers without a scan.
+func deadlines(start time.Time, t time.Duration, ctxDeadline time.Time, scan, deep bool) (search, scanEnd time.Time) {
+	end := ctxDeadline
+	if t > 0 && (end.IsZero() || start.Add(t).Before(end)) {
+		end = start.Add(t)
+	}
+	if end.IsZero() || !scan {
+		return end, time.Time{}
+	}
+	// Divided first: AEI's budget of 2^62 ns would overflow.
+	total := end.Sub(start)
+	if deep {
+		return start.Add(total / 100 * (100 - deepShare)), end
+	}
+	return start.Add(total - total/10), end
+}
+
 // SearchWith is Search with some settings overridden for this search only, as
 // self-play needs for playout-cap randomization (cheap searches without noise).
 func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *engine.History, o Override) (*Result, error) {
@@ -199,18 +222,8 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	if o.Visits > 0 {
 		sr.limit = int64(o.Visits)
 	}
-	if s.cfg.Time > 0 {
-		sr.deadline = start.Add(s.cfg.Time)
-		if sr.scans() {
-			// The scan gets the last tenth of the time, the deep scan
-			// deepShare of it.
-			sr.scanDeadline = sr.deadline
-			sr.deadline = start.Add(s.cfg.Time * 9 / 10)
-			if sr.deepScans() {
-				sr.deadline = start.Add(s.cfg.Time * (100 - deepShare) / 100)
-			}
-		}
-	}
+	ctxDeadline, _ := ctx.Deadline()
+	sr.deadline, sr.scanDeadline = deadlines(start, s.cfg.Time, ctxDeadline, sr.scans(), sr.deepScans())
 	w0 := sr.newWorker()
 	w0.goal.cache = s.goalCache(0)
 	root := sr.t.node(sr.root)
