@@ -441,3 +441,29 @@ func TestSmallTreesEnd(t *testing.T) {
 		t.Errorf("a search of %d simulations in the default tree says the tree is full", res.Simulations)
 	}
 }
+
+// TestGoalCacheAnswers: a goal cache's entry answers for the position at
+// the start of a turn that it holds (here entries planted with the wrong
+// answer, so that a search done instead shows), and never for a turn past
+// its start on the same board.
+func TestGoalCacheAnswers(t *testing.T) {
+	gs := newGoalSearch()
+	gs.cache = newGoalCache(4)
+	plant := func(p *engine.Position, state uint8) {
+		i := p.Hash & gs.cache.mask
+		gs.cache.keys[i], gs.cache.state[i] = p.Key(), state
+	}
+	// The goal is four steps away: within reach at the turn start, out of
+	// reach after a step aside.
+	start := engine.NewTurn(build(t, engine.Gold, "Ra4 rh8"))
+	plant(&start.Pos, 1)
+	if gs.reachable(&start) {
+		t.Error("turn start: searched, not taken from the cache")
+	}
+	in := start
+	in.Play(engine.Step{Piece: engine.MakePiece(engine.Gold, engine.Rabbit), From: engine.Square(3 * 8), Dir: engine.East})
+	plant(&in.Pos, 2)
+	if gs.reachable(&in) {
+		t.Error("one step in: taken from the cache, not searched")
+	}
+}
