@@ -146,6 +146,19 @@ func TestSettle(t *testing.T) {
 			t.Errorf("log %q, want it to say %q", log, unchecked)
 		}
 	})
+	t.Run("changes logged", func(t *testing.T) {
+		dir := t.TempDir()
+		saved := tiny(t, dir+string(filepath.Separator)) // the same directory, another out
+		if err := writeSettings(saved); err != nil {
+			t.Fatal(err)
+		}
+		c := tiny(t, dir)
+		c.SelfPlay.Workers = saved.SelfPlay.Workers + 3
+		_, log := settle1(t, c)
+		if !strings.Contains(log, "key=selfplay.workers") || strings.Contains(log, "key=out") {
+			t.Errorf("log %q: want the change of selfplay.workers, not that of out", log)
+		}
+	})
 	for _, tc := range []struct {
 		name      string
 		begun     int // the last generation with a directory
@@ -179,6 +192,9 @@ func TestSettle(t *testing.T) {
 			}
 			if strings.Contains(log, keeps) != tc.keepsSaid || strings.Contains(log, unchecked) {
 				t.Errorf("log %q: want %q said %v, and not %q", log, keeps, tc.keepsSaid, unchecked)
+			}
+			if now, _, _ := ReadSettings(c.Out); now.Generations != tc.want {
+				t.Errorf("the run's settings now have %d generations, want %d", now.Generations, tc.want)
 			}
 		})
 	}
