@@ -334,7 +334,7 @@ func (w *worker) refutedBy(killers [][]engine.Step, pos *engine.Position, cut fl
 			continue
 		}
 		q := t.End()
-		if val := w.moveValue(&q, sc); val >= cut {
+		if val := w.threatened(&q, sc.deep, sc.threat); val >= cut {
 			*v = val
 			return true
 		}

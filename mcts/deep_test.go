@@ -71,7 +71,7 @@ func TestRefutedBy(t *testing.T) {
 	reply := mustSteps(t, "rf7e mf8s mf7s mf6e")
 	sc := &turnScan{deep: w.capture, threat: deepThreat}
 	frozen := play(t, dog, "rf7e mf8s mf7s mf6e")
-	want := w.moveValue(&frozen, sc)
+	want := w.threatened(&frozen, sc.deep, sc.threat)
 	illegal := mustSteps(t, "ra7n")
 	tests := []struct {
 		name    string
@@ -137,7 +137,7 @@ func TestDeepValues(t *testing.T) {
 		opp := float32(-2)
 		for j := range all.Generate(&d.pos, nil) {
 			q := all.Position(j)
-			opp = max(opp, w.moveValue(&q, sc))
+			opp = max(opp, w.threatened(&q, sc.deep, sc.threat))
 		}
 		want := -opp
 		switch {

@@ -133,7 +133,7 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 			heap.Fix(&sc.heap, 0)
 		default:
 			deep++
-			sc.bound[i] = w.moveValue(&q, sc)
+			sc.bound[i] = w.threatened(&q, sc.deep, sc.threat)
 			sc.level[i] = scanDone
 			if sc.bound[i] > sc.best || sc.bestMove < 0 {
 				sc.best, sc.bestMove = sc.bound[i], i
@@ -163,15 +163,10 @@ func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
 	return -w.quiesceWith(&next, cs)
 }
 
-// moveValue is the exact value the scan sc gives the move that leads to q:
-// its tactical value with the scan's capture search, raised by its threat.
-func (w *worker) moveValue(q *engine.Position, sc *turnScan) float32 {
-	return w.threatened(q, sc.deep, sc.threat)
-}
-
 // threatened is the tactical value of the move that leads to q with the
 // capture search cs, raised by threat times its threat unless the game is
-// decided.
+// decided: with the scan's own search and threat, the exact value the scan
+// gives that move.
 func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float32) float32 {
 	v := w.turnEndValue(q, cs)
 	if threat > 0 && v > -1 && v < 1 {
@@ -181,7 +176,7 @@ func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float3
 }
 
 // threatBound is the most that a threat is taken to be worth, in value for
-// the side that moved: about a camel at even material with generation 0.
+// the side that moved: about a dog at even material with generation 0.
 const threatBound = 0.12
 
 // threatLoss returns what the side to move at q would lose, in value, if
