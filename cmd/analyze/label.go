@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -69,18 +68,9 @@ func labelVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err := jf.check(); err != nil {
 			return err
 		}
-		for i, a := range args {
-			if slices.Contains(args[:i], a) {
-				return usageError(a + " is named twice")
-			}
-		}
-		var all []judge.Position
-		for _, name := range args {
-			ps, err := regretPositions(name, "", e.stdin)
-			if err != nil {
-				return err
-			}
-			all = append(all, ps...)
+		all, err := readJudgePositions(args, e.stdin)
+		if err != nil {
+			return err
 		}
 		positions := judge.Pick(judge.Every(all, *every), *seed, *n)
 		if len(positions) == 0 {

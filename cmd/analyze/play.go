@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -102,19 +100,7 @@ func saveGame(path string, g *engine.Game, o engine.Outcome, person engine.Color
 	if err := engine.WriteArchive(&buf, []engine.Record{rec}); err != nil {
 		return fmt.Errorf("-save: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("-save: %w", err)
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("-save: %w", err)
 	}
 	return nil

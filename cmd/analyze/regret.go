@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/arimaalab/arimaalab/aei"
@@ -151,4 +152,23 @@ func regretPositions(name, mover string, stdin io.Reader) ([]judge.Position, err
 		return judge.ReadPositions(bytes.NewReader(data), in.name)
 	}
 	return judge.ArchivePositions(bytes.NewReader(data), in.name, mover)
+}
+
+// readJudgePositions reads the positions of the archive and position files
+// names (regretPositions), in order; a file named twice is an error.
+func readJudgePositions(names []string, stdin io.Reader) ([]judge.Position, error) {
+	var all []judge.Position
+	for i, name := range names {
+		if slices.Contains(names[:i], name) {
+			return nil, usageError(name + " is named twice")
+		}
+	}
+	for _, name := range names {
+		ps, err := regretPositions(name, "", stdin)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ps...)
+	}
+	return all, nil
 }

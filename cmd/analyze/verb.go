@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // env holds the streams a verb runs with.
@@ -108,4 +109,28 @@ func (in *input) Close() error {
 		return nil
 	}
 	return in.file.Close()
+}
+
+// writeFileAtomic writes data to path: to a temporary file beside it, renamed
+// to path when complete, so that path is never seen half written. The file
+// gets mode 0644.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }

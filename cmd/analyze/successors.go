@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/arimaalab/arimaalab/judge"
+	"github.com/arimaalab/arimaalab/progress"
+	"github.com/arimaalab/arimaalab/weights"
+)
+
+// successorsVerb writes positions one move after positions of archives and
+// position files: of each, some of the mover's moves, chosen by a linear
+// evaluation, as a position file for label.
+func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
+	out := fs.String("out", "", "write the positions to `FILE` (a temporary file renamed when complete; default: stdout)")
+	every := fs.Int("every", 3, "of each game, take only the positions before every `K`-th move (plies 0, K, 2K, ...);\n"+
+		"a position file's positions are all taken")
+	top := fs.Int("top", 30, "draw -pick among the mover's `N` best moves by the evaluation")
+	pick := fs.Int("pick", 3, "of each position, draw `P` moves without replacement among the -top best")
+	random := fs.Int("random", 1, "and `R` more uniformly, without replacement, among all the moves not drawn by -pick")
+	weightsPath := fs.String("weights", "", "evaluation weights `FILE` that rank the moves (default: the embedded generation-0 weights)")
+	seed := fs.Uint64("seed", 1, "`SEED` of the draws")
+	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
+	return func(e env, args []string) error {
+		switch {
+		case len(args) == 0:
+			return usageError("want archive or position files")
+		case *every < 1:
+			return usageError("-every must be at least 1")
+		case *top < 1:
+			return usageError("-top must be at least 1")
+		case *pick < 0:
+			return usageError("-pick must not be negative")
+		case *random < 0:
+			return usageError("-random must not be negative")
+		case *pick == 0 && *random == 0:
+			return usageError("-pick and -random are both 0: no moves to draw")
+		}
+		w, err := loadWeights(*weightsPath)
+		if err != nil {
+			return err
+		}
+		lin, err := weights.NewLinear(w)
+		if err != nil {
+			return fmt.Errorf("-weights: %w", err)
+		}
+		all, err := readJudgePositions(args, e.stdin)
+		if err != nil {
+			return err
+		}
+		sources := judge.Every(all, *every)
+		if len(sources) == 0 {
+			return fmt.Errorf("no positions in %s", strings.Join(args, ", "))
+		}
+
+		bar := progress.New(e.stderr, int64(len(sources)), "successors", *force)
+		succ, err := judge.Successors(sources, lin, judge.SuccessorConfig{
+			Top: *top, Pick: *pick, Random: *random, Seed: *seed,
+			Progress: func(done, _ int) { bar.Set(int64(done)) },
+		})
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		if len(succ) == 0 {
+			return fmt.Errorf("no position of %s has a move after which the game goes on", strings.Join(args, ", "))
+		}
+		used := 0
+		for i, s := range succ {
+			if i == 0 || s.Source != succ[i-1].Source {
+				used++
+			}
+		}
+
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "# analyze successors -every %d -top %d -pick %d -random %d -seed %d\n", *every, *top, *pick, *random, *seed)
+		fmt.Fprintf(&buf, "# weights %s\n", describeWeights(w))
+		for _, a := range args {
+			fmt.Fprintf(&buf, "# from %s\n", a)
+		}
+		summary := fmt.Sprintf("positions %d after %d of %d positions (%d without a move after which the game goes on)",
+			len(succ), used, len(sources), len(sources)-used)
+		fmt.Fprintf(&buf, "# %s\n", summary)
+		for _, s := range succ {
+			buf.WriteString(s.Pos.String())
+			buf.WriteByte('\n')
+		}
+		if *out == "" {
+			if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stderr, summary)
+			return nil
+		}
+		if err := writeFileAtomic(*out, buf.Bytes()); err != nil {
+			return fmt.Errorf("-out: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "%s in %s\n", summary, *out)
+		return nil
+	}
+}
