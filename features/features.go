@@ -14,7 +14,6 @@ package features
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"math"
 	"math/bits"
 	"strings"
@@ -64,83 +63,54 @@ const (
 	fExposedOpp
 	fDraggableOwn
 	fDraggableOpp
-	fRabbitRank2
-
-	// fPlaces is the first piece-square feature: for each type from the cat
-	// to the elephant (placeTypes), placeRanks ranks then placeFiles files.
-	fPlaces
 
 	// N is the number of features: the length of a feature vector.
-	N = fPlaces + placeTypes*(placeRanks+placeFiles)
-)
-
-// The piece-square features: for each non-rabbit type, the pieces on each rank
-// but the home one (ranks 2 to 8, counted from each side's home), and on each
-// pair of mirrored files but the edge one (b/g, c/f, d/e).
-const (
-	placeTypes = 5
-	placeRanks = 7
-	placeFiles = 3
+	N = iota
 )
 
 // names holds the feature names in order. It is never modified.
-var names = func() [N]string {
-	n := [N]string{
-		fBias:               "bias",
-		fMatElephant:        "material_elephant",
-		fMatCamel:           "material_camel",
-		fMatHorse:           "material_horse",
-		fMatDog:             "material_dog",
-		fMatCat:             "material_cat",
-		fMatRabbit:          "material_rabbit",
-		fHarLog:             "harlog",
-		fRabbitRank3:        "rabbit_rank3",
-		fRabbitRank4:        "rabbit_rank4",
-		fRabbitRank5:        "rabbit_rank5",
-		fRabbitRank6:        "rabbit_rank6",
-		fRabbitRank7:        "rabbit_rank7",
-		fRabbitFreePath:     "rabbit_free_path",
-		fGoalThreatOwn:      "goal_threat_own",
-		fGoalThreatOpp:      "goal_threat_opp",
-		fGoalReach8Own:      "goal_reach8_own",
-		fGoalReach8Opp:      "goal_reach8_opp",
-		fTrapHomeWest:       "trap_home_west",
-		fTrapHomeEast:       "trap_home_east",
-		fTrapEnemyWest:      "trap_enemy_west",
-		fTrapEnemyEast:      "trap_enemy_east",
-		fFrozenRabbits:      "frozen_rabbits",
-		fFrozenCatsDogs:     "frozen_cats_dogs",
-		fFrozenHorsesCamel:  "frozen_horses_camel",
-		fCaptureRiskOwn:     "capture_risk_own",
-		fCaptureRiskOpp:     "capture_risk_opp",
-		fMobilityOwn:        "mobility_own",
-		fMobilityOpp:        "mobility_opp",
-		fElephantCentrality: "elephant_centrality",
-		fElephantMobility:   "elephant_mobility",
-		fCamelAdvance:       "camel_advance",
-		fHorseAdvance:       "horse_advance",
-		fHostagesHeld:       "hostages_held",
-		fHostagesLost:       "hostages_lost",
-		fFrames:             "frames",
-		fExposedOwn:         "exposed_own",
-		fExposedOpp:         "exposed_opp",
-		fDraggableOwn:       "draggable_own",
-		fDraggableOpp:       "draggable_opp",
-		fRabbitRank2:        "rabbit_rank2",
-	}
-	types := [placeTypes]string{"cat", "dog", "horse", "camel", "elephant"}
-	files := [placeFiles]string{"bg", "cf", "de"}
-	for i, t := range types {
-		base := fPlaces + i*(placeRanks+placeFiles)
-		for k := range placeRanks {
-			n[base+k] = fmt.Sprintf("%s_rank%d", t, k+2)
-		}
-		for j, f := range files {
-			n[base+placeRanks+j] = fmt.Sprintf("%s_files_%s", t, f)
-		}
-	}
-	return n
-}()
+var names = [N]string{
+	fBias:               "bias",
+	fMatElephant:        "material_elephant",
+	fMatCamel:           "material_camel",
+	fMatHorse:           "material_horse",
+	fMatDog:             "material_dog",
+	fMatCat:             "material_cat",
+	fMatRabbit:          "material_rabbit",
+	fHarLog:             "harlog",
+	fRabbitRank3:        "rabbit_rank3",
+	fRabbitRank4:        "rabbit_rank4",
+	fRabbitRank5:        "rabbit_rank5",
+	fRabbitRank6:        "rabbit_rank6",
+	fRabbitRank7:        "rabbit_rank7",
+	fRabbitFreePath:     "rabbit_free_path",
+	fGoalThreatOwn:      "goal_threat_own",
+	fGoalThreatOpp:      "goal_threat_opp",
+	fGoalReach8Own:      "goal_reach8_own",
+	fGoalReach8Opp:      "goal_reach8_opp",
+	fTrapHomeWest:       "trap_home_west",
+	fTrapHomeEast:       "trap_home_east",
+	fTrapEnemyWest:      "trap_enemy_west",
+	fTrapEnemyEast:      "trap_enemy_east",
+	fFrozenRabbits:      "frozen_rabbits",
+	fFrozenCatsDogs:     "frozen_cats_dogs",
+	fFrozenHorsesCamel:  "frozen_horses_camel",
+	fCaptureRiskOwn:     "capture_risk_own",
+	fCaptureRiskOpp:     "capture_risk_opp",
+	fMobilityOwn:        "mobility_own",
+	fMobilityOpp:        "mobility_opp",
+	fElephantCentrality: "elephant_centrality",
+	fElephantMobility:   "elephant_mobility",
+	fCamelAdvance:       "camel_advance",
+	fHorseAdvance:       "horse_advance",
+	fHostagesHeld:       "hostages_held",
+	fHostagesLost:       "hostages_lost",
+	fFrames:             "frames",
+	fExposedOwn:         "exposed_own",
+	fExposedOpp:         "exposed_opp",
+	fDraggableOwn:       "draggable_own",
+	fDraggableOpp:       "draggable_opp",
+}
 
 // version is the feature-set version, computed once from the names.
 var version = versionOf(names[:])
@@ -290,21 +260,7 @@ func Extract(p *engine.Position, out []float32) {
 	for k := 2; k <= 6; k++ {
 		out[fRabbitRank3+k-2] = float32((ownR & rankMask(k)).Count() - (oppR & rankMask(7-k)).Count())
 	}
-	out[fRabbitRank2] = float32((ownR & rankMask(1)).Count() - (oppR & rankMask(6)).Count())
 	out[fRabbitFreePath] = float32((ownR &^ southFill(occ)).Count() - (oppR &^ northFill(occ)).Count())
-
-	// Where the other pieces stand: ranks from each side's home, files
-	// folded onto their mirror images.
-	for t := cat; t <= elephant; t++ {
-		base := fPlaces + (t-cat)*(placeRanks+placeFiles)
-		for k := 1; k <= placeRanks; k++ {
-			out[base+k-1] = float32((ob[t] & rankMask(k)).Count() - (pb[t] & rankMask(7-k)).Count())
-		}
-		for j := 1; j <= placeFiles; j++ {
-			m := filePair(j)
-			out[base+placeRanks+j-1] = float32((ob[t] & m).Count() - (pb[t] & m).Count())
-		}
-	}
 
 	// Goal threats.
 	own4, own8, opp4, opp8 := goalReach(empty)
@@ -410,11 +366,6 @@ func flip(b engine.Bitboard) engine.Bitboard {
 func near2(sq engine.Square) engine.Bitboard {
 	n := sq.Bit() | sq.Bit().Neighbors()
 	return n | n.Neighbors()
-}
-
-// filePair returns the files j and 7-j (0 = the a and h files).
-func filePair(j int) engine.Bitboard {
-	return (engine.FileA << j) | (engine.FileA << (7 - j))
 }
 
 // rankMask returns rank k (0 = rank 1).

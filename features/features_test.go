@@ -1,7 +1,6 @@
 package features
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -361,11 +360,6 @@ func TestAgainstReference(t *testing.T) {
 			}
 		}
 
-		// Piece-square counts, square by square.
-		if err := placesReference(&p, f[:]); err != nil {
-			t.Fatalf("%s: %v", p.String(), err)
-		}
-
 		// Exposure, square by square.
 		for _, c := range []struct {
 			side   engine.Color
@@ -563,43 +557,4 @@ func BenchmarkExtractClueless(b *testing.B) {
 		Extract(&ps[i%len(ps)], out[:])
 		i++
 	}
-}
-
-// placesReference checks the piece-square features of f (and rabbit_rank2)
-// square by square: each piece of the side to move adds 1 to the features of
-// its type, its rank counted from its home and its file folded onto a-d, each
-// opponent piece subtracts 1 from those of its own rank from its own home.
-func placesReference(p *engine.Position, f []float32) error {
-	want := map[string]int{}
-	for sq := range engine.Square(64) {
-		pc := p.At(sq)
-		if pc == engine.NoPiece {
-			continue
-		}
-		rank, sign := sq.Rank(), 1
-		if pc.Color() == engine.Silver {
-			rank = 7 - rank
-		}
-		if pc.Color() != p.Side {
-			sign = -1
-		}
-		file := min(sq.File(), 7-sq.File())
-		name := [6]string{"rabbit", "cat", "dog", "horse", "camel", "elephant"}[pc.Type()]
-		if rank > 0 && (pc.Type() != engine.Rabbit || rank == 1) {
-			want[fmt.Sprintf("%s_rank%d", name, rank+1)] += sign
-		}
-		if file > 0 && pc.Type() != engine.Rabbit {
-			want[fmt.Sprintf("%s_files_%s", name, [4]string{"", "bg", "cf", "de"}[file])] += sign
-		}
-	}
-	for i, n := range names {
-		if !strings.Contains(n, "_files_") && !strings.HasPrefix(n, "rabbit_rank2") &&
-			!(strings.Contains(n, "_rank") && !strings.HasPrefix(n, "rabbit")) {
-			continue
-		}
-		if int(f[i]) != want[n] || float32(int(f[i])) != f[i] {
-			return fmt.Errorf("%s = %v, reference %d", n, f[i], want[n])
-		}
-	}
-	return nil
 }
