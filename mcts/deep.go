@@ -43,8 +43,11 @@ const (
 	deepVerify       = 3
 	deepVerifyWindow = 0.1
 	// deepThreat weighs the opponent's replies by what they threaten (see
-	// turnScan.threat): half of the loss, as a threat can often be parried.
-	deepThreat = 0.5
+	// turnScan.threat): a quarter of the loss, as a threat can often be
+	// parried. Half cost strength at a second a move (40 paired games, 24 -
+	// 16 for a quarter; docs/strength.md): each reply scan takes about 2.4
+	// times as long with the threat, and fewer candidates are searched.
+	deepThreat = 0.25
 )
 
 // deepCand is a move searched by the deep scan.
