@@ -408,8 +408,14 @@ func TestTwoProcessesOneShard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs child processes")
 	}
+	// Searches of 400 visits on every turn keep the first process on its
+	// shard for about a second, longer than the second takes to start on a
+	// loaded machine: with the usual 40 visits the first was sometimes done
+	// before the second looked, and the second then found the shard written.
+	const visits = 400
 	c := testConfig(t)
 	c.Games = 6
+	c.Search.Visits, c.CheapVisits = visits, visits
 	clean := t.TempDir()
 	run(t, c, clean, 0, 1)
 	want := files(t, clean)
@@ -421,7 +427,8 @@ func TestTwoProcessesOneShard(t *testing.T) {
 		dir := t.TempDir()
 		start := func() (*exec.Cmd, *bytes.Buffer) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSelfPlay$")
-			cmd.Env = append(os.Environ(), "SELFPLAY_HELPER_DIR="+dir, "SELFPLAY_HELPER_SHARD=0")
+			cmd.Env = append(os.Environ(), "SELFPLAY_HELPER_DIR="+dir, "SELFPLAY_HELPER_SHARD=0",
+				"SELFPLAY_HELPER_VISITS="+strconv.Itoa(visits))
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
@@ -519,6 +526,9 @@ func TestHelperSelfPlay(t *testing.T) {
 	}
 	c := testConfig(t)
 	c.Games = 6
+	if v, err := strconv.Atoi(os.Getenv("SELFPLAY_HELPER_VISITS")); err == nil {
+		c.Search.Visits, c.CheapVisits = v, v
+	}
 	shard := -1
 	if os.Getenv("SELFPLAY_HELPER_SHARD") == "0" {
 		shard = 0
