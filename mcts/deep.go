@@ -19,8 +19,11 @@ import (
 // the mover's own, after each of the opponent's best replies: whether the
 // threat can be parried.
 const (
-	// deepShare is the percentage of a time budget that a deep scan gets.
-	deepShare = 60
+	// deepShare is the percentage of a time budget that a deep scan gets:
+	// the tree's share mostly orders the candidates, and the scan, bounded by
+	// time, values more of them with more (60 played 8 - 12 against 80 at a
+	// second a move; docs/strength.md).
+	deepShare = 80
 	// deepFirst is how many moves, the best by their evaluation, get the
 	// one-turn value with the tree's capture search.
 	deepFirst = 512
@@ -39,9 +42,13 @@ const (
 	deepReplyMargin = 0.05
 	deepReplies     = 4
 	// deepVerify is how many of the best moves by the two-turn value, those
-	// within deepVerifyWindow of the best, get a third turn.
+	// within deepVerifyWindow of the best, get a third turn. While the best
+	// three-turn value found is below the next move's two-turn value (the
+	// third turn showed a threat that the moves verified cannot parry), the
+	// next moves get one too, up to deepVerifyMost in all.
 	deepVerify       = 3
 	deepVerifyWindow = 0.1
+	deepVerifyMost   = 8
 	// deepThreat weighs the opponent's replies by what they threaten (see
 	// turnScan.threat): a quarter of the loss, as a threat can often be
 	// parried. Half cost strength at a second a move (40 paired games, 24 -
@@ -273,24 +280,30 @@ func bestReplies(sc *turnScan, n int) []engine.Position {
 	return out
 }
 
-// verify gives the best moves of list by their two-turn value (at most
-// deepVerify, those within deepVerifyWindow of best) a third turn: after
-// each of the opponent's best replies kept, a scan of the mover's own turn,
-// which sees what the reply threatens (a piece dragged beside a trap and
-// frozen, a rabbit that will goal) and whether any move parries it. A move's
-// three-turn value is the worst of its replies' values.
+// verify gives the best moves of list by their two-turn value (deepVerify
+// of them, those within deepVerifyWindow of best) a third turn: after each
+// of the opponent's best replies kept, a scan of the mover's own turn, which
+// sees what the reply threatens (a piece dragged beside a trap and frozen, a
+// rabbit that will goal) and whether any move parries it. A move's
+// three-turn value is the worst of its replies' values. When the best
+// three-turn value is below the two-turn value of the next move, that move
+// is verified too, whatever its distance from best, up to deepVerifyMost
+// moves: the threat may be one that only a move ranked lower parries.
 func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadline time.Time) {
 	var order []int
 	for k := range list {
-		if list[k].done && len(list[k].replies) > 0 && list[k].second >= best-deepVerifyWindow {
+		if list[k].done && len(list[k].replies) > 0 {
 			order = append(order, k)
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(list[b].second, list[a].second) })
-	order = order[:min(len(order), deepVerify)]
 	sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline}
-	for _, k := range order {
+	top := float32(-2) // the best three-turn value so far
+	for n, k := range order {
 		d := &list[k]
+		if !verifyNext(n, d.second, top, best) {
+			return
+		}
 		third := float32(2)
 		for _, rp := range d.replies {
 			if !deadline.IsZero() && time.Now().After(deadline) {
@@ -313,6 +326,22 @@ func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadli
 			third = min(third, v)
 		}
 		d.third, d.checked = third, true
+		top = max(top, third)
+	}
+}
+
+// verifyNext reports whether verify gives a third turn to the move of
+// two-turn value second, the n-th best (from 0) by that value, when the best
+// three-turn value of the moves before it is top (-2 for none) and the best
+// two-turn value is best.
+func verifyNext(n int, second, top, best float32) bool {
+	switch {
+	case n >= deepVerifyMost:
+		return false
+	case top < second:
+		return true // the moves verified fell below it
+	default:
+		return n < deepVerify && second >= best-deepVerifyWindow
 	}
 }
 

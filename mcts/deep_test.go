@@ -267,18 +267,44 @@ func TestDeadlines(t *testing.T) {
 		{"no bound", 0, time.Time{}, true, true, time.Time{}, time.Time{}},
 		{"time, no scan", time.Second, time.Time{}, false, false, at(time.Second), time.Time{}},
 		{"time, scan", time.Second, time.Time{}, true, false, at(900 * time.Millisecond), at(time.Second)},
-		{"time, deep", time.Second, time.Time{}, true, true, at(400 * time.Millisecond), at(time.Second)},
-		{"aei, deep", aei, at(time.Second), true, true, at(400 * time.Millisecond), at(time.Second)},
+		{"time, deep", time.Second, time.Time{}, true, true, at(200 * time.Millisecond), at(time.Second)},
+		{"aei, deep", aei, at(time.Second), true, true, at(200 * time.Millisecond), at(time.Second)},
 		{"aei, scan", aei, at(2 * time.Second), true, false, at(1800 * time.Millisecond), at(2 * time.Second)},
 		{"context first", 3 * time.Second, at(time.Second), true, false, at(900 * time.Millisecond), at(time.Second)},
 		{"time first", time.Second, at(3 * time.Second), false, false, at(time.Second), time.Time{}},
 		{"context alone, no scan", 0, at(time.Second), false, false, at(time.Second), time.Time{}},
-		{"aei without a deadline, deep", aei, time.Time{}, true, true, at(aei / 100 * 40), at(aei)},
+		{"aei without a deadline, deep", aei, time.Time{}, true, true, at(aei / 100 * 20), at(aei)},
 	}
 	for _, tc := range tests {
 		search, scan := deadlines(start, tc.t, tc.ctx, tc.scan, tc.deep)
 		if !search.Equal(tc.search) || !scan.Equal(tc.scnd) {
 			t.Errorf("%s: tree until %v, scan until %v; want %v, %v", tc.name, search.Sub(start), scan.Sub(start), tc.search.Sub(start), tc.scnd.Sub(start))
+		}
+	}
+}
+
+// TestVerifyNext checks which moves get a third turn: the best few within
+// the window, then more while the moves verified fall below the next one.
+func TestVerifyNext(t *testing.T) {
+	tests := []struct {
+		name              string
+		n                 int
+		second, top, best float32
+		want              bool
+	}{
+		{"the best", 0, 0.2, -2, 0.2, true},
+		{"within the window", 2, 0.15, 0.2, 0.2, true},
+		{"outside the window, the verified above", 1, 0.05, 0.2, 0.2, false},
+		{"outside the window, the verified below", 1, 0.05, -0.3, 0.2, true},
+		{"past deepVerify, the verified above", deepVerify, 0.19, 0.195, 0.2, false},
+		{"past deepVerify, the verified below", deepVerify, 0.19, -0.1, 0.2, true},
+		{"past deepVerify, tied", deepVerify, 0.1, 0.1, 0.2, false},
+		{"deepVerifyMost reached", deepVerifyMost, 0.19, -0.9, 0.2, false},
+		{"the last one allowed", deepVerifyMost - 1, 0, -0.9, 0.2, true},
+	}
+	for _, tc := range tests {
+		if got := verifyNext(tc.n, tc.second, tc.top, tc.best); got != tc.want {
+			t.Errorf("%s: verifyNext(%d, %v, %v, %v) = %v, want %v", tc.name, tc.n, tc.second, tc.top, tc.best, got, tc.want)
 		}
 	}
 }
