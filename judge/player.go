@@ -112,3 +112,8 @@ func (p *enginePlayer) Move(ctx context.Context, pos engine.Position, _ *engine.
 }
 
 func (p *enginePlayer) Close() error { return p.e.Close() }
+
+// HistoryBlind reports true: the engine is given the position alone
+// (setposition carries no history), so it may choose a move that the game's
+// history bans.
+func (p *enginePlayer) HistoryBlind() bool { return true }

@@ -155,6 +155,10 @@ type Report struct {
 	Judge string `json:"judge"`
 	// Positions is the number of positions judged.
 	Positions int `json:"positions"`
+	// Skipped lists the positions left out, each with why: those where the
+	// game's history bans a move (a third repetition) when a player cannot
+	// see the history (an AEI engine, given the position alone).
+	Skipped []string `json:"skipped,omitempty"`
 	// Blunder and WinScale are the settings used.
 	Blunder  float64 `json:"blunder"`
 	WinScale float64 `json:"win_scale"`
@@ -186,7 +190,19 @@ func Run(ctx context.Context, j Judge, describe string, players []Player, positi
 	}
 	cfg = cfg.withDefaults()
 	moves := make([][]Move, len(players))
+	blind := slices.ContainsFunc(players, func(p Player) bool {
+		b, ok := p.(historyBlind)
+		return ok && b.HistoryBlind()
+	})
+	var skipped []string
 	for i, ps := range positions {
+		if blind && repetitionBans(ps) {
+			skipped = append(skipped, ps.Where+": a move would repeat a position a third time, and a player cannot see the game's history")
+			if cfg.Progress != nil {
+				cfg.Progress(i+1, len(positions))
+			}
+			continue
+		}
 		before, err := j.Eval(ctx, ps.Pos, ps.Hist)
 		if err != nil {
 			return nil, fmt.Errorf("%s: judging the position: %w", ps.Where, err)
@@ -221,7 +237,10 @@ func Run(ctx context.Context, j Judge, describe string, players []Player, positi
 			cfg.Progress(i+1, len(positions))
 		}
 	}
-	rep := &Report{Judge: describe, Positions: len(positions), Blunder: cfg.Blunder, WinScale: cfg.WinScale}
+	if len(skipped) == len(positions) {
+		return nil, fmt.Errorf("judge: every position was skipped (%s)", skipped[0])
+	}
+	rep := &Report{Judge: describe, Positions: len(positions) - len(skipped), Skipped: skipped, Blunder: cfg.Blunder, WinScale: cfg.WinScale}
 	for k, pl := range players {
 		rep.Players = append(rep.Players, summarize(pl.Name(), moves[k], cfg))
 	}
@@ -229,6 +248,22 @@ func Run(ctx context.Context, j Judge, describe string, players []Player, positi
 		rep.Paired = pair(rep.Players[0], rep.Players[1])
 	}
 	return rep, nil
+}
+
+// historyBlind is a Player that may not see a game's history: given the
+// position alone it may choose a move that the history bans.
+type historyBlind interface {
+	HistoryBlind() bool
+}
+
+// repetitionBans reports whether the history of ps bans a move of its
+// position: one that would repeat a position a third time.
+func repetitionBans(ps Position) bool {
+	if ps.Hist == nil {
+		return false
+	}
+	g := engine.NewMoveGen()
+	return g.Generate(&ps.Pos, ps.Hist) != g.Generate(&ps.Pos, nil)
 }
 
 // play plays move in ps and returns the position after it with the history
@@ -342,6 +377,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "judge        %s\n", r.Judge)
 	fmt.Fprintf(&b, "positions    %d\n", r.Positions)
+	if len(r.Skipped) > 0 {
+		fmt.Fprintf(&b, "skipped      %d (%s", len(r.Skipped), r.Skipped[0])
+		if len(r.Skipped) > 1 {
+			fmt.Fprintf(&b, "; and %d more", len(r.Skipped)-1)
+		}
+		b.WriteString(")\n")
+	}
 	fmt.Fprintf(&b, "regret       the judge's score of the position minus its score of the position after the move, both for the mover, in rabbits\n\n")
 	width := len("player")
 	for _, p := range r.Players {

@@ -266,3 +266,53 @@ func parse(t *testing.T, s string) engine.Position {
 	}
 	return p
 }
+
+// blindScripted is a scripted player that cannot see the game's history,
+// as an AEI engine given the position alone.
+type blindScripted struct{ scripted }
+
+func (p *blindScripted) HistoryBlind() bool { return true }
+
+// TestRunSkipsBannedRepetitions checks that a position where the game's
+// history bans a move is left out, and reported, when a player cannot see
+// the history, and judged when every player can.
+func TestRunSkipsBannedRepetitions(t *testing.T) {
+	p0 := board(t, engine.Gold, "Ed4 Ra1 Rb2 rh7 ra8 ce6")
+	banned := parse(t, after(t, p0, "Ed4n"))
+	hist := engine.NewHistory()
+	hist.Add(&banned)
+	hist.Add(&banned)
+	e, _ := startFake(t, []score{
+		{pos: p0, kind: "info", value: "0"},
+		{pos: mirror(t, after(t, p0, "Ed4e")), kind: "info", value: "-50"},
+	}, Options{})
+	moves := map[string]string{p0: "Ed4e"}
+	positions := []Position{
+		{Pos: parse(t, p0), Hist: hist, Where: "game 1 12g"},
+		{Pos: parse(t, p0), Where: "game 2 7g"},
+	}
+	for _, c := range []struct {
+		name    string
+		player  Player
+		judged  int
+		skipped bool
+	}{
+		{"blind", &blindScripted{scripted{name: "A", moves: moves}}, 1, true},
+		{"seeing", &scripted{name: "A", moves: moves}, 2, false},
+	} {
+		rep, err := Run(t.Context(), e, "fake", []Player{c.player}, positions, Config{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if rep.Positions != c.judged || len(rep.Players[0].Moves) != c.judged || (len(rep.Skipped) == 1) != c.skipped {
+			t.Errorf("%s: %d positions judged, skipped %q; want %d judged, skipped %v", c.name, rep.Positions, rep.Skipped, c.judged, c.skipped)
+		}
+		var text strings.Builder
+		if err := rep.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(text.String(), "skipped      1 (game 1 12g: "); got != c.skipped {
+			t.Errorf("%s: the text names the skipped position: %v, want %v\n%s", c.name, got, c.skipped, text.String())
+		}
+	}
+}
