@@ -122,7 +122,10 @@ func (c *captureSearch) pullPossible(t *engine.Turn) bool {
 // captureBound returns a lower bound on the steps side needs to capture an enemy
 // piece, or more than engine.MaxSteps when none can be captured in one turn.
 //
-// Every enemy step is half of a push or pull, so it costs two steps. To capture
+// Every enemy step is half of a push or pull, so it costs two steps. An enemy
+// piece on a trap falls when its g guards (the enemy pieces beside the trap)
+// are pushed or pulled away: 2g steps, plus the fewest steps a stronger
+// friendly piece needs to stand beside one of them. To capture
 // victim v on trap T, v makes one step per square between it and T, and every
 // other enemy piece beside T (a guard) must be pushed or pulled away: 2d+2g
 // steps. Before v's first step a stronger friendly piece must stand beside it; the
@@ -145,7 +148,28 @@ func captureBound(p *engine.Position, side engine.Color) int {
 		guards := p.Occ[e] & nb
 		g := guards.Count()
 		if p.Occ[e]&tb != 0 {
-			best = min(best, 2*g)
+			// A piece on the trap falls when its last guard is pushed or
+			// pulled away: two steps a guard, and before the first a
+			// stronger friendly piece must walk up to one of them. A guard
+			// that none can reach in time (an elephant, for one) holds it.
+			if 2*g >= best {
+				continue
+			}
+			a := -1
+			for gs := guards; gs != 0; gs &= gs - 1 {
+				gb := gs & -gs
+				x := approach(gb, stronger[typeOn(p, ebase, gb)], best-2*g)
+				if x < 0 {
+					a = -1
+					break
+				}
+				if a < 0 || x < a {
+					a = x
+				}
+			}
+			if a >= 0 {
+				best = min(best, 2*g+a)
+			}
 			continue
 		}
 		// Victims beside the trap (each one also a guard of the others) and two

@@ -3,6 +3,7 @@ package mcts
 import (
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/arimaalab/arimaalab/engine"
@@ -145,4 +146,64 @@ func TestExhaustiveCaptureSearchIsExact(t *testing.T) {
 	if exists < n/10 {
 		t.Fatalf("%d positions with a capture: too few to test", exists)
 	}
+}
+
+// TestCaptureBound checks the bound on the steps to a capture in positions
+// where it is known. The camel case is one from a game against Sharp, after
+// Gold's 15g Rf1w Cc2n Cc1n Rg3e: Gold's rabbit stands on f3 with one guard,
+// the horse on f2, which Silver's camel needs two steps to reach, so that
+// capture takes four steps; so does the camel on b5, pushed twice by the
+// elephant onto c6. The bound once said two for the rabbit, whatever stood
+// near its guard, and the tree's capture search, which walks only one step
+// beyond the bound, missed the camel.
+func TestCaptureBound(t *testing.T) {
+	camel := play(t, mustPosition(t, "g [r r rrr r cr c d d       M    E  e    m  H RhRR R C  H    C  RRD]"), "Rf1w Cc2n Cc1n Rg3e")
+	tests := []struct {
+		name string
+		pos  engine.Position
+		want int
+		gain int // the tree's capture search's gain
+	}{
+		{"camel behind a guarded rabbit", camel, 4, int(captureValue[engine.Camel])},
+		// Gold's cat on c3 with its one guard, the dog on c2, beside
+		// Silver's elephant: pushed or pulled away in two steps.
+		{"guard beside a stronger piece", board(t, engine.Silver, "Cc3 Dc2 eb2 Ra1 rh8"), 2, int(captureValue[engine.Cat])},
+		// The guard is Gold's elephant: no piece pushes it, so the cat is
+		// safe whatever else stands near.
+		{"elephant guard", board(t, engine.Silver, "Cc3 Ec2 mb2 Ra1 rh8"), engine.MaxSteps + 1, 0},
+		// The guard's nearest stronger enemy needs two steps to reach it,
+		// then pulls it away: four steps.
+		{"attacker two steps away", board(t, engine.Silver, "Cc3 Dc2 ef2 Ra1 rh8"), 4, int(captureValue[engine.Cat])},
+		// Three steps away: one too many.
+		{"attacker three steps away", board(t, engine.Silver, "Cc3 Dc2 eg2 Ra1 rh8"), 5, 0},
+	}
+	for _, tc := range tests {
+		if got := captureBound(&tc.pos, tc.pos.Side); got != tc.want {
+			t.Errorf("%s: bound %d, want %d\n%s", tc.name, got, tc.want, tc.pos.Diagram())
+		}
+		turn := engine.NewTurn(tc.pos)
+		if gain, _ := newCaptureSearch().find(&turn); gain != tc.gain {
+			t.Errorf("%s: the tree's capture search gains %d, want %d", tc.name, gain, tc.gain)
+		}
+	}
+}
+
+// board returns the position of the pieces listed (such as "Cc3 rh8"), side
+// to move.
+func board(t *testing.T, side engine.Color, pieces string) engine.Position {
+	t.Helper()
+	var p engine.Position
+	for _, w := range strings.Fields(pieces) {
+		pc, err := engine.PieceFromLetter(w[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sq, err := engine.ParseSquare(w[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Put(pc, sq)
+	}
+	p.SetSide(side)
+	return p
 }
