@@ -41,6 +41,10 @@ const (
 	// kept for a third turn.
 	deepReplyMargin = 0.05
 	deepReplies     = 4
+	// deepThreatReplies is how many replies more are kept for the third
+	// turn: the best of the others by their value with the whole of the
+	// threat they carry (see bestReplies).
+	deepThreatReplies = 2
 	// deepVerify is how many of the best moves by the two-turn value, those
 	// within deepVerifyWindow of the best, get a third turn. While the best
 	// three-turn value found is below the next move's two-turn value (the
@@ -312,7 +316,11 @@ func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Ti
 }
 
 // bestReplies returns the positions after the n best moves that the scan sc
-// valued exactly, best first.
+// valued exactly, best first, and after the deepThreatReplies best of the
+// others by their value with the whole of their threat: a reply that drags a
+// piece beside a trap, where nothing can save it, ranks among the best only
+// so, since the scan weighs threats by sc.threat (most can be parried), and
+// the third turn, played after the replies kept, is what tells.
 func bestReplies(sc *turnScan, n int) []engine.Position {
 	var idx []int
 	for i, l := range sc.level {
@@ -321,8 +329,20 @@ func bestReplies(sc *turnScan, n int) []engine.Position {
 		}
 	}
 	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(sc.bound[b], sc.bound[a]) })
-	out := make([]engine.Position, 0, min(n, len(idx)))
-	for _, i := range idx[:min(n, len(idx))] {
+	k := min(n, len(idx))
+	out := make([]engine.Position, 0, k+deepThreatReplies)
+	for _, i := range idx[:k] {
+		out = append(out, sc.gen.Position(i))
+	}
+	var rest []int
+	for _, i := range idx[k:] {
+		if sc.loss[i] > 0 {
+			rest = append(rest, i)
+		}
+	}
+	whole := func(i int) float32 { return sc.bound[i] + (1-sc.threat)*sc.loss[i] }
+	slices.SortStableFunc(rest, func(a, b int) int { return cmp.Compare(whole(b), whole(a)) })
+	for _, i := range rest[:min(deepThreatReplies, len(rest))] {
 		out = append(out, sc.gen.Position(i))
 	}
 	return out

@@ -152,7 +152,7 @@ func TestDeepValues(t *testing.T) {
 			t.Errorf("move %d: value %v, every reply valued %v", k, d.second, want)
 		default:
 			top = max(top, d.second)
-			if len(d.replies) == 0 || len(d.replies) > deepReplies {
+			if len(d.replies) == 0 || len(d.replies) > deepReplies+deepThreatReplies {
 				t.Errorf("move %d: %d replies kept", k, len(d.replies))
 			}
 		}
@@ -371,4 +371,38 @@ func TestFirstRanker(t *testing.T) {
 		t.Errorf("%d of the moves handed out were not in the place of the best by their exact value, want at most 2 %%", missed)
 	}
 	t.Logf("valued exactly %d moves for 12 positions (%d handed out); %d out of place", valued, 12*2*deepMoves, missed)
+}
+
+// TestBestReplies checks the replies kept for the third turn: the deepReplies
+// best by the scan's value, then the deepThreatReplies best of the others by
+// their value with the whole of their threat, those with a threat only.
+func TestBestReplies(t *testing.T) {
+	p := mustPosition(t, dragPosition)
+	sc := &turnScan{gen: engine.NewMoveGen(), threat: 0.25}
+	n := sc.gen.Generate(&p, nil)
+	if n < 10 {
+		t.Fatalf("%d moves", n)
+	}
+	sc.bound, sc.level, sc.loss = make([]float32, n), make([]int8, n), make([]float32, n)
+	// Moves 0 to 7 valued exactly: 0 to 3 the best by value; of the
+	// others, 6 carries the largest threat, then 5; 7 has none, and 8,
+	// with the largest threat of all, was not valued exactly.
+	for i, v := range []struct{ bound, loss float32 }{
+		{0.30, 0}, {0.29, 0}, {0.28, 0.1}, {0.27, 0}, {0.10, 0.05}, {0.12, 0.08}, {0.10, 0.12}, {0.26, 0}, {0.5, 0.12},
+	} {
+		sc.bound[i], sc.loss[i] = v.bound, v.loss
+		if i < 8 {
+			sc.level[i] = scanDone
+		}
+	}
+	got := bestReplies(sc, deepReplies)
+	want := []int{0, 1, 2, 3, 6, 5}
+	if len(got) != len(want) {
+		t.Fatalf("%d replies kept, want %d", len(got), len(want))
+	}
+	for k, i := range want {
+		if q := sc.gen.Position(i); !got[k].SameBoard(&q) {
+			t.Errorf("reply %d is not move %d", k, i)
+		}
+	}
 }

@@ -28,6 +28,7 @@ type turnScan struct {
 	deep     *captureSearch
 	bound    []float32 // an upper bound on each move's value; its value when level is 2
 	level    []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
+	loss     []float32 // the threat in the exact values, unweighted (see threat)
 	heap     scanHeap
 	best     float32 // the best exact value
 	bestMove int     // the index of a move of that value, or -1
@@ -85,6 +86,8 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 	}
 	sc.bound = slices.Grow(sc.bound[:0], n)[:n]
 	sc.level = slices.Grow(sc.level[:0], n)[:n]
+	sc.loss = slices.Grow(sc.loss[:0], n)[:n]
+	clear(sc.loss)
 	sc.heap = scanHeap{idx: sc.heap.idx[:0], bound: sc.bound}
 	sc.best, sc.bestMove = -1, -1
 	timedOut := false
@@ -133,7 +136,7 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 			heap.Fix(&sc.heap, 0)
 		default:
 			deep++
-			sc.bound[i] = w.threatened(&q, sc.deep, sc.threat)
+			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat)
 			sc.level[i] = scanDone
 			if sc.bound[i] > sc.best || sc.bestMove < 0 {
 				sc.best, sc.bestMove = sc.bound[i], i
@@ -168,11 +171,19 @@ func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
 // decided: with the scan's own search and threat, the exact value the scan
 // gives that move.
 func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float32) float32 {
-	v := w.turnEndValue(q, cs)
-	if threat > 0 && v > -1 && v < 1 {
-		v += threat * w.threatLoss(q, w.capture)
-	}
+	v, _ := w.threatParts(q, cs, threat)
 	return v
+}
+
+// threatParts returns threatened's value and the threat in it, unweighted
+// (0 when threat is 0 or the game is decided).
+func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat float32) (v, loss float32) {
+	v = w.turnEndValue(q, cs)
+	if threat > 0 && v > -1 && v < 1 {
+		loss = w.threatLoss(q, w.capture)
+		v += threat * loss
+	}
+	return v, loss
 }
 
 // threatBound is the most that a threat is taken to be worth, in value for
