@@ -3,7 +3,6 @@ package mcts
 import (
 	"math/rand/v2"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/arimaalab/arimaalab/engine"
@@ -167,15 +166,15 @@ func TestCaptureBound(t *testing.T) {
 		{"camel behind a guarded rabbit", camel, 4, int(captureValue[engine.Camel])},
 		// Gold's cat on c3 with its one guard, the dog on c2, beside
 		// Silver's elephant: pushed or pulled away in two steps.
-		{"guard beside a stronger piece", board(t, engine.Silver, "Cc3 Dc2 eb2 Ra1 rh8"), 2, int(captureValue[engine.Cat])},
+		{"guard beside a stronger piece", build(t, engine.Silver, "Cc3 Dc2 eb2 Ra1 rh8"), 2, int(captureValue[engine.Cat])},
 		// The guard is Gold's elephant: no piece pushes it, so the cat is
 		// safe whatever else stands near.
-		{"elephant guard", board(t, engine.Silver, "Cc3 Ec2 mb2 Ra1 rh8"), engine.MaxSteps + 1, 0},
+		{"elephant guard", build(t, engine.Silver, "Cc3 Ec2 mb2 Ra1 rh8"), engine.MaxSteps + 1, 0},
 		// The guard's nearest stronger enemy needs two steps to reach it,
 		// then pulls it away: four steps.
-		{"attacker two steps away", board(t, engine.Silver, "Cc3 Dc2 ef2 Ra1 rh8"), 4, int(captureValue[engine.Cat])},
+		{"attacker two steps away", build(t, engine.Silver, "Cc3 Dc2 ef2 Ra1 rh8"), 4, int(captureValue[engine.Cat])},
 		// Three steps away: one too many.
-		{"attacker three steps away", board(t, engine.Silver, "Cc3 Dc2 eg2 Ra1 rh8"), 5, 0},
+		{"attacker three steps away", build(t, engine.Silver, "Cc3 Dc2 eg2 Ra1 rh8"), 5, 0},
 	}
 	for _, tc := range tests {
 		if got := captureBound(&tc.pos, tc.pos.Side); got != tc.want {
@@ -186,24 +185,4 @@ func TestCaptureBound(t *testing.T) {
 			t.Errorf("%s: the tree's capture search gains %d, want %d", tc.name, gain, tc.gain)
 		}
 	}
-}
-
-// board returns the position of the pieces listed (such as "Cc3 rh8"), side
-// to move.
-func board(t *testing.T, side engine.Color, pieces string) engine.Position {
-	t.Helper()
-	var p engine.Position
-	for _, w := range strings.Fields(pieces) {
-		pc, err := engine.PieceFromLetter(w[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		sq, err := engine.ParseSquare(w[1:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Put(pc, sq)
-	}
-	p.SetSide(side)
-	return p
 }
