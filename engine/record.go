@@ -392,7 +392,11 @@ func parseLabel(s string) (int, Color, error) {
 // turn the game ended before) is skipped. Errors name the game and the turn,
 // such as `game 669122, turn 17b: step 2 "Ee6w": ...`; with an error, Replay
 // also returns the game as played up to the failing turn.
-func Replay(rec Record) (*Game, error) {
+func Replay(rec Record) (*Game, error) { return ReplayFunc(rec, nil) }
+
+// ReplayFunc is Replay, calling after (when not nil) with the game after each
+// turn played, setups included, in order.
+func ReplayFunc(rec Record, after func(g *Game)) (*Game, error) {
 	g := NewGame()
 	for i, text := range rec.Moves {
 		text = strings.TrimSpace(text)
@@ -422,6 +426,9 @@ func Replay(rec Record) (*Game, error) {
 		}
 		if err != nil {
 			return g, fmt.Errorf("%s, turn %s: %w", rec.Label(), label, err)
+		}
+		if after != nil {
+			after(g)
 		}
 	}
 	return g, nil

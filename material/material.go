@@ -1,0 +1,237 @@
+// Package material measures the pieces each player of recorded games lost
+// and took, turn by turn: how long a player keeps its pieces against an
+// opponent it never beats. While every game against a far stronger engine is
+// lost, the score cannot tell two versions of a bot apart; the turn of its
+// first loss and the material it is down after a fixed number of turns can.
+package material
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// pieceValue is the value of each piece type in rabbits, as the features
+// weigh threats (docs/features.md).
+var pieceValue = [engine.NumTypes]float64{1, 1.5, 2, 3.5, 6.5, 10}
+
+// Value returns the value of a piece of type t in rabbits, as the features
+// weigh threats (docs/features.md): rabbit 1, cat 1.5, dog 2, horse 3.5,
+// camel 6.5, elephant 10.
+func Value(t engine.PieceType) float64 { return pieceValue[t] }
+
+// Game is the material of one recorded game, seen from one player.
+type Game struct {
+	// ID is the game's id in its archive.
+	ID string
+	// Color is the player's side.
+	Color engine.Color
+	// Won is set when the player won the game.
+	Won bool
+	// Turns is the number of the game's last turn played (the label's
+	// number: 30 for a game whose last move is 30w or 30b).
+	Turns int
+	// FirstLoss is the number of the turn in which the player lost its first
+	// piece, or Turns+1 when it lost none (a game kept whole to its end).
+	FirstLoss int
+	// Lost and Taken count the player's pieces captured and the opponent's.
+	Lost, Taken int
+	// NetAt is the value taken minus the value lost, in rabbits (see Value), in
+	// the turns numbered at most the at of Measure.
+	NetAt float64
+}
+
+// LostRate is the player's pieces lost per 10 turns of the game.
+func (g *Game) LostRate() float64 { return 10 * float64(g.Lost) / float64(max(1, g.Turns)) }
+
+// Measure replays rec and returns its material as seen by the player of
+// that user name (the archive's wusername or busername), with NetAt counted
+// to turn at. It fails when the player is neither or both, or when the
+// record does not replay.
+func Measure(rec engine.Record, player string, at int) (Game, error) {
+	var m Game
+	switch {
+	case rec.Gold == player && rec.Silver == player:
+		return m, fmt.Errorf("%s: %q plays both sides", rec.Label(), player)
+	case rec.Gold == player:
+		m.Color = engine.Gold
+	case rec.Silver == player:
+		m.Color = engine.Silver
+	default:
+		return m, fmt.Errorf("%s: no player %q (gold %q, silver %q)", rec.Label(), player, rec.Gold, rec.Silver)
+	}
+	m.ID = rec.ID
+	var before [engine.NumTypes * 2]int
+	started := false
+	g, err := engine.ReplayFunc(rec, func(g *engine.Game) {
+		pos := g.Position()
+		var now [engine.NumTypes * 2]int
+		for pc := range now {
+			now[pc] = pos.Count(engine.Piece(pc))
+		}
+		if !started {
+			// The setups: nothing to compare with until both are placed.
+			if g.TurnNumber() > 1 {
+				started = true
+			}
+			before = now
+			return
+		}
+		// The turn just played: Silver's of the current number, or Gold's
+		// of the one before when Gold is to move.
+		turn := g.TurnNumber()
+		if g.Side() == engine.Gold {
+			turn--
+		}
+		for pc := range now {
+			gone := before[pc] - now[pc]
+			if gone <= 0 {
+				continue
+			}
+			v := Value(engine.Piece(pc).Type()) * float64(gone)
+			if engine.Piece(pc).Color() == m.Color {
+				m.Lost += gone
+				if m.FirstLoss == 0 {
+					m.FirstLoss = turn
+				}
+				if turn <= at {
+					m.NetAt -= v
+				}
+			} else {
+				m.Taken += gone
+				if turn <= at {
+					m.NetAt += v
+				}
+			}
+		}
+		m.Turns = turn
+		before = now
+	})
+	if err != nil {
+		return m, err
+	}
+	if m.FirstLoss == 0 {
+		m.FirstLoss = m.Turns + 1
+	}
+	// The rules' outcome, or the recorded one for an ending the server
+	// decides (resignation, time).
+	if out := g.Outcome(); out.Over() {
+		m.Won = out.Winner == m.Color
+	} else {
+		m.Won = rec.Termination != engine.NotOver && rec.Result == m.Color
+	}
+	return m, nil
+}
+
+// Summary is the mean of a measure over games with its 95 % interval.
+type Summary struct {
+	N          int
+	Mean       float64
+	Low, High  float64 // the 95 % interval of the mean (Student's t)
+	Deviations float64 // the sample standard deviation
+}
+
+// Summarize returns the mean of xs and its 95 % interval; the interval is
+// the mean alone for fewer than two values.
+func Summarize(xs []float64) Summary {
+	s := Summary{N: len(xs)}
+	if s.N == 0 {
+		return s
+	}
+	for _, x := range xs {
+		s.Mean += x
+	}
+	s.Mean /= float64(s.N)
+	s.Low, s.High = s.Mean, s.Mean
+	if s.N < 2 {
+		return s
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - s.Mean) * (x - s.Mean)
+	}
+	s.Deviations = math.Sqrt(ss / float64(s.N-1))
+	h := tQuantile975(s.N-1) * s.Deviations / math.Sqrt(float64(s.N))
+	s.Low, s.High = s.Mean-h, s.Mean+h
+	return s
+}
+
+// String formats the summary as "mean (low to high)".
+func (s Summary) String() string { return s.format("%.2f") }
+
+// Signed formats the summary as String does, every number with its sign: for
+// differences.
+func (s Summary) Signed() string { return s.format("%+.2f") }
+
+func (s Summary) format(verb string) string {
+	if s.N < 2 {
+		return fmt.Sprintf(verb, s.Mean)
+	}
+	return fmt.Sprintf(verb+" ("+verb+" to "+verb+")", s.Mean, s.Low, s.High)
+}
+
+// tQuantile975 returns the 97.5 % quantile of Student's t with df degrees of
+// freedom: exact values to 30, the normal approximation's correction after.
+func tQuantile975(df int) float64 {
+	table := [...]float64{0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	if df < len(table) {
+		return table[df]
+	}
+	// Cornish-Fisher expansion about the normal quantile.
+	z := 1.959964
+	n := float64(df)
+	return z + (z*z*z+z)/(4*n) + (5*z*z*z*z*z+16*z*z*z+3*z)/(96*n*n)
+}
+
+// names lists the measures of a Game that Table and Paired report, in the
+// order of measures.
+func names() []string {
+	return []string{"first loss (turn)", "net material at turn AT (rabbits)", "pieces lost per 10 turns", "pieces taken per game", "turns per game"}
+}
+
+// measures returns the values of g in the order of names.
+func measures(g Game) []float64 {
+	return []float64{float64(g.FirstLoss), g.NetAt, g.LostRate(), float64(g.Taken), float64(g.Turns)}
+}
+
+// Table returns, for games, a row per measure: its name (AT replaced by at)
+// and its summary over the games.
+func Table(games []Game, at int) (rows []string, sums []Summary) {
+	for k, name := range names() {
+		xs := make([]float64, len(games))
+		for i, g := range games {
+			xs[i] = measures(g)[k]
+		}
+		rows = append(rows, strings.ReplaceAll(name, "AT", fmt.Sprint(at)))
+		sums = append(sums, Summarize(xs))
+	}
+	return rows, sums
+}
+
+// Paired returns, per measure, the summary of a's values minus b's game by
+// game: the games must be paired (the same setups and colours, as two runs
+// of eval with the same seed give them). It fails when the lists differ in
+// length or a pair's colours differ.
+func Paired(a, b []Game, at int) (rows []string, sums []Summary, err error) {
+	if len(a) != len(b) {
+		return nil, nil, fmt.Errorf("%d games against %d: paired files need the same games", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Color != b[i].Color {
+			return nil, nil, fmt.Errorf("game %d: %s against %s: paired games need the same colours", i+1, a[i].Color.Name(), b[i].Color.Name())
+		}
+	}
+	for k, name := range names() {
+		xs := make([]float64, len(a))
+		for i := range a {
+			xs[i] = measures(a[i])[k] - measures(b[i])[k]
+		}
+		rows = append(rows, strings.ReplaceAll(name, "AT", fmt.Sprint(at)))
+		sums = append(sums, Summarize(xs))
+	}
+	return rows, sums, nil
+}

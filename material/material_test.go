@@ -1,0 +1,177 @@
+package material
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// readArchive reads an archive file of the repository's games.
+func readArchive(t *testing.T, path string) []engine.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := engine.ReadArchive(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// TestMeasureAgreesWithNotation replays the games against Sharp kept in
+// docs/strength and checks what Measure counts against the capture marks of
+// the notation ("Rc6x"), which the rules engine checked when the games were
+// written: the pieces each side lost, the turn of the first loss and the net
+// material to turn 15.
+func TestMeasureAgreesWithNotation(t *testing.T) {
+	files, err := filepath.Glob("../docs/strength/*sharp4.games.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no game files: %v", err)
+	}
+	const at = 15
+	games := 0
+	for _, file := range files {
+		for _, rec := range readArchive(t, file) {
+			player := rec.Gold
+			if strings.HasPrefix(player, "sharp") {
+				player = rec.Silver
+			}
+			m, err := Measure(rec, player, at)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			games++
+			var lost, taken, first, last int
+			var net float64
+			for _, turn := range rec.Moves {
+				fields := strings.Fields(turn)
+				if len(fields) == 0 {
+					continue
+				}
+				n, _ := strconv.Atoi(fields[0][:len(fields[0])-1])
+				if len(fields) > 1 {
+					last = n
+				}
+				for _, s := range fields[1:] {
+					if !strings.HasSuffix(s, "x") {
+						continue
+					}
+					pc, err := engine.PieceFromLetter(s[0])
+					if err != nil {
+						t.Fatalf("%s: %q: %v", rec.Label(), s, err)
+					}
+					v := Value(pc.Type())
+					if pc.Color() == m.Color {
+						lost++
+						if first == 0 {
+							first = n
+						}
+						if n <= at {
+							net -= v
+						}
+					} else {
+						taken++
+						if n <= at {
+							net += v
+						}
+					}
+				}
+			}
+			if first == 0 {
+				first = last + 1
+			}
+			if m.Lost != lost || m.Taken != taken || m.FirstLoss != first || m.Turns != last || math.Abs(m.NetAt-net) > 1e-9 {
+				t.Errorf("%s %s: lost %d, taken %d, first loss %d, turns %d, net %.1f; the notation says %d, %d, %d, %d, %.1f",
+					file, rec.Label(), m.Lost, m.Taken, m.FirstLoss, m.Turns, m.NetAt, lost, taken, first, last, net)
+			}
+			wantWon := rec.Result == m.Color
+			if m.Won != wantWon {
+				t.Errorf("%s %s: won %v, the record's result is %s", file, rec.Label(), m.Won, rec.Result.Name())
+			}
+		}
+	}
+	if games < 90 {
+		t.Errorf("%d games measured, want the 90 and more of docs/strength", games)
+	}
+}
+
+func TestMeasureRefuses(t *testing.T) {
+	rec := readArchive(t, "../docs/strength/sixth-rabbits-1s-vs-sharp4.games.txt")[0]
+	tests := []struct {
+		name   string
+		rec    engine.Record
+		player string
+		want   string
+	}{
+		{"no such player", rec, "nobody", `no player "nobody"`},
+		{"both sides", func() engine.Record { r := rec; r.Silver = r.Gold; return r }(), rec.Gold, "plays both sides"},
+		{"illegal move", func() engine.Record {
+			r := rec
+			r.Moves = append(append([]string(nil), r.Moves[:3]...), "3w Ee2w Ee2w")
+			return r
+		}(), rec.Gold, "turn 3w"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Measure(tt.rec, tt.player, 15)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		name            string
+		xs              []float64
+		mean, low, high float64
+	}{
+		{"none", nil, 0, 0, 0},
+		{"one", []float64{4}, 4, 4, 4},
+		// sd sqrt(2.5), t(4) 2.776: half-width 2.776 * 1.5811 / sqrt(5).
+		{"five", []float64{1, 2, 3, 4, 5}, 3, 3 - 1.96293, 3 + 1.96293},
+		{"constant", []float64{2, 2, 2}, 2, 2, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Summarize(tt.xs)
+			if s.N != len(tt.xs) || math.Abs(s.Mean-tt.mean) > 1e-9 || math.Abs(s.Low-tt.low) > 1e-4 || math.Abs(s.High-tt.high) > 1e-4 {
+				t.Errorf("got %+v, want mean %v from %v to %v", s, tt.mean, tt.low, tt.high)
+			}
+		})
+	}
+	if got := tQuantile975(200); math.Abs(got-1.972) > 0.001 {
+		t.Errorf("t quantile for 200 degrees of freedom %.4f, want 1.972", got)
+	}
+}
+
+func TestPaired(t *testing.T) {
+	a := []Game{{Color: engine.Gold, FirstLoss: 10, Turns: 20, Lost: 2}, {Color: engine.Silver, FirstLoss: 8, Turns: 30, Lost: 6}}
+	b := []Game{{Color: engine.Gold, FirstLoss: 6, Turns: 20, Lost: 4}, {Color: engine.Silver, FirstLoss: 6, Turns: 30, Lost: 6}}
+	rows, sums, err := Paired(a, b, 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0] != "first loss (turn)" || sums[0].Mean != 3 || rows[1] != "net material at turn 15 (rabbits)" {
+		t.Errorf("rows %q, first loss difference %v, want 3", rows, sums[0].Mean)
+	}
+	if sums[2].Mean != -0.5 {
+		t.Errorf("pieces lost per 10 turns: difference %v, want -0.5", sums[2].Mean)
+	}
+	if _, _, err := Paired(a, b[:1], 15); err == nil {
+		t.Error("lists of different lengths paired")
+	}
+	b[1].Color = engine.Gold
+	if _, _, err := Paired(a, b, 15); err == nil || !strings.Contains(err.Error(), "game 2") {
+		t.Errorf("error %v, want one naming game 2's colours", err)
+	}
+}
