@@ -91,10 +91,17 @@ func TestGen0Plays(t *testing.T) {
 }
 
 // TestDistilledWeights checks the weights distilled from Sharp
-// (sharp4-distilled.json, docs/strength.md): they load for the current feature
-// set and order material as any sane evaluation must.
+// (sharp4-distilled.json and sharp4-fitted.json, docs/strength.md): they load
+// for the current feature set and order material as any sane evaluation
+// must.
 func TestDistilledWeights(t *testing.T) {
-	w, err := weights.Load("sharp4-distilled.json")
+	for _, file := range []string{"sharp4-distilled.json", "sharp4-fitted.json"} {
+		t.Run(file, func(t *testing.T) { checkDistilled(t, file) })
+	}
+}
+
+func checkDistilled(t *testing.T, file string) {
+	w, err := weights.Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/arimaalab/arimaalab/configs"
 )
 
-// saveGen0 writes the generation-0 weights to path, with the signs of the
-// material weights flipped when losing: a player that gives its pieces away.
+// saveGen0 writes the generation-0 weights to path, with the sign of every
+// weight flipped when losing: a player that gives its pieces away.
 func saveGen0(t *testing.T, path string, losing bool) string {
 	t.Helper()
 	w, err := configs.Gen0()
@@ -19,18 +19,17 @@ func saveGen0(t *testing.T, path string, losing bool) string {
 		t.Fatal(err)
 	}
 	if losing {
+		// Every weight turned round: an evaluation that seeks what
+		// generation 0 avoids (losing material, letting rabbits through).
 		flipped := 0
-		for i, name := range w.Features {
-			switch name {
-			case "harlog", "material_elephant", "material_camel", "material_horse", "material_dog", "material_cat", "material_rabbit":
-				w.Values[i] = -w.Values[i]
-				if w.Values[i] != 0 {
-					flipped++
-				}
+		for i := range w.Values {
+			w.Values[i] = -w.Values[i]
+			if w.Values[i] != 0 {
+				flipped++
 			}
 		}
 		if flipped == 0 {
-			t.Fatal("generation 0 has no material weight to flip")
+			t.Fatal("generation 0 has no weight to flip")
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
