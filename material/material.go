@@ -127,10 +127,13 @@ func Measure(rec engine.Record, player string, at int) (Game, error) {
 
 // Summary is the mean of a measure over games with its 95 % interval.
 type Summary struct {
-	N          int
-	Mean       float64
-	Low, High  float64 // the 95 % interval of the mean (Student's t)
-	Deviations float64 // the sample standard deviation
+	N    int     `json:"n"`
+	Mean float64 `json:"mean"`
+	// Low and High bound the 95 % interval of the mean (Student's t).
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+	// Deviations is the sample standard deviation.
+	Deviations float64 `json:"sd"`
 }
 
 // Summarize returns the mean of xs and its 95 % interval; the interval is

@@ -1,14 +1,19 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 
 	"github.com/arimaalab/arimaalab/aei"
+	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/match"
+	"github.com/arimaalab/arimaalab/material"
 )
 
 // External anchors (pool.anchors) are fixed players, such as Sharp at a fixed
@@ -89,11 +94,21 @@ type AnchorResult struct {
 	Elo     float64 `json:"elo"`
 	EloLow  float64 `json:"elo_low"`
 	EloHigh float64 `json:"elo_high"`
+	// FirstLoss is the turn of the generation's first piece lost in these
+	// games, its mean with the 95% interval (package material): while every
+	// game against a strong anchor is lost, how long a generation keeps its
+	// pieces still tells generations apart. Nil without the games' records.
+	FirstLoss *material.Summary `json:"first_loss,omitempty"`
 }
 
+// anchorLossTurn is the turn to which the net material of games against the
+// anchors is counted (the report shows the first loss only).
+const anchorLossTurn = 15
+
 // againstAnchors returns the results of player name against each anchor of
-// the pool, in the anchors' order (those it has not played are left out).
-func againstAnchors(pool *match.PoolResult, name string, anchors []string) []AnchorResult {
+// the pool, in the anchors' order (those it has not played are left out),
+// with the turns of its first losses from games, the pool's records.
+func againstAnchors(pool *match.PoolResult, name string, anchors []string, games []engine.Record) ([]AnchorResult, error) {
 	var out []AnchorResult
 	for _, a := range anchors {
 		for _, p := range pool.Pairings {
@@ -125,13 +140,43 @@ func againstAnchors(pool *match.PoolResult, name string, anchors []string) []Anc
 			case float64(s.Games()):
 				e.EloLow = match.ScoreToElo(1 - u)
 			}
-			out = append(out, AnchorResult{
+			r := AnchorResult{
 				Anchor: a, Games: s.Games(), Points: s.Points(), Score: s.Points() / float64(s.Games()),
 				Elo: clampElo(e.Elo), EloLow: clampElo(e.EloLow), EloHigh: clampElo(e.EloHigh),
-			})
+			}
+			var firsts []float64
+			for _, rec := range games {
+				if !(rec.Gold == name && rec.Silver == a || rec.Gold == a && rec.Silver == name) {
+					continue
+				}
+				m, err := material.Measure(rec, name, anchorLossTurn)
+				if err != nil {
+					return nil, fmt.Errorf("the pool's games: %w", err)
+				}
+				firsts = append(firsts, float64(m.FirstLoss))
+			}
+			if len(firsts) > 0 {
+				fl := material.Summarize(firsts)
+				r.FirstLoss = &fl
+			}
+			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// readPoolGames returns the game records of the pool in dir, none when it
+// has written none.
+func readPoolGames(dir string) ([]engine.Record, error) {
+	f, err := os.Open(filepath.Join(dir, match.GamesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return engine.ReadArchive(f, f.Name())
 }
 
 // flipStats returns s from the other player's side.

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/arimaalab/arimaalab/aei"
+	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/mcts"
 )
@@ -91,7 +92,10 @@ func TestGrowRun(t *testing.T) {
 		t.Errorf("generation 1 against the anchor: %+v", a)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
-	for _, want := range []string{"## Against the anchors", "fake16 rated 0", "fake16: score"} {
+	if fl := rep.Generations[1].Anchors[0].FirstLoss; fl == nil || fl.N != c.Pool.GamesPerPair || fl.Mean < 2 {
+		t.Errorf("generation 1's first losses against the anchor: %+v, want one a game", fl)
+	}
+	for _, want := range []string{"## Against the anchors", "fake16 rated 0", "fake16: score", "first loss (turn) |"} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
 		}
@@ -358,9 +362,32 @@ func TestAgainstAnchors(t *testing.T) {
 		{A: "gen1", B: "random", Stats: match.Stats{Wins: 20, WW: 10}},
 		{A: "gen0", B: "sharp4", Stats: match.Stats{Losses: 20, LL: 10}},
 	}}
-	got := againstAnchors(pool, "gen1", []string{"sharp4", "random", "absent"})
+	// Two real games against Sharp, the bot renamed gen1: its first piece
+	// fell at turn 7 (7b Hc6x) and at turn 5 (5w rf3x). A game of gen0's
+	// is not counted.
+	f, err := os.Open("../docs/strength/sixth-rabbits-1s-vs-sharp4.games.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := engine.ReadArchive(f, f.Name())
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := recs[:3]
+	for i := range games[:2] {
+		games[i].Gold = strings.Replace(games[i].Gold, "gen0", "gen1", 1)
+		games[i].Silver = strings.Replace(games[i].Silver, "gen0", "gen1", 1)
+	}
+	got, err := againstAnchors(pool, "gen1", []string{"sharp4", "random", "absent"}, games)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != 2 || got[0].Anchor != "sharp4" || got[1].Anchor != "random" {
 		t.Fatalf("%+v", got)
+	}
+	if fl := got[0].FirstLoss; fl == nil || fl.N != 2 || fl.Mean != 6 || got[1].FirstLoss != nil {
+		t.Errorf("first losses against sharp4 %+v, against random %+v; want 2 games of mean 6, and none", fl, got[1].FirstLoss)
 	}
 	if a := got[0]; a.Games != 4 || a.Points != 1 || a.Score != 0.25 || !(a.Elo < 0) || !(a.EloLow < a.Elo && a.Elo < a.EloHigh) {
 		t.Errorf("gen1 against sharp4: %+v, want 1 point of 4 and a negative Elo inside its interval", a)
@@ -369,7 +396,11 @@ func TestAgainstAnchors(t *testing.T) {
 	if a := got[1]; a.Elo != maxElo || math.Abs(a.EloLow+bound) > 1e-9 || a.EloHigh != maxElo {
 		t.Errorf("gen1 against random (all won): %+v, want +inf with a lower bound of %.0f", a, -bound)
 	}
-	if a := againstAnchors(pool, "gen0", []string{"sharp4"})[0]; a.Elo != -maxElo || math.Abs(a.EloHigh-bound) > 1e-9 || a.Points != 0 {
+	lost, err := againstAnchors(pool, "gen0", []string{"sharp4"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := lost[0]; a.Elo != -maxElo || math.Abs(a.EloHigh-bound) > 1e-9 || a.Points != 0 {
 		t.Errorf("gen0 against sharp4 (all lost): %+v, want -inf with an upper bound of %.0f", a, bound)
 	}
 	if s := eloText(-maxElo) + eloText(maxElo) + eloText(12.4); s != "-inf+inf+12" {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
 	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/train"
@@ -190,6 +191,13 @@ func buildReport(ctx context.Context, c Config, pool *match.PoolResult) (*Report
 		rep.RatedZero = pool.Players[pool.Ratings.Anchor].Name
 	}
 	anchors := anchorNames(c)
+	var poolGames []engine.Record
+	if len(anchors) > 0 {
+		var err error
+		if poolGames, err = readPoolGames(filepath.Join(c.Out, "pool")); err != nil {
+			return nil, err
+		}
+	}
 	for _, r := range pool.Table() {
 		for _, a := range anchors {
 			if r.Name == a {
@@ -248,7 +256,9 @@ func buildReport(ctx context.Context, c Config, pool *match.PoolResult) (*Report
 				poolBest, bestElo = g, r.Elo
 			}
 		}
-		gr.Anchors = againstAnchors(pool, name, anchors)
+		if gr.Anchors, err = againstAnchors(pool, name, anchors, poolGames); err != nil {
+			return nil, err
+		}
 		rep.Generations = append(rep.Generations, gr)
 	}
 	rep.PoolBest = max(poolBest, 0)
@@ -393,27 +403,31 @@ func (r *Report) Markdown() string {
 	if len(r.Anchors) > 0 {
 		b.WriteString("## Against the anchors\n\n| gen |")
 		for _, a := range r.Anchors {
-			fmt.Fprintf(&b, " %s: score | Elo (95%%) |", a.Name)
+			fmt.Fprintf(&b, " %s: score | Elo (95%%) | first loss (turn) |", a.Name)
 		}
 		b.WriteString("\n|---:|")
 		for range r.Anchors {
-			b.WriteString("---:|---|")
+			b.WriteString("---:|---|---|")
 		}
 		b.WriteString("\n")
 		for _, g := range r.Generations {
 			fmt.Fprintf(&b, "| %d%s |", g.Generation, marks(g))
 			for _, a := range r.Anchors {
-				cell := " - | - |"
+				cell := " - | - | - |"
 				for _, ar := range g.Anchors {
 					if ar.Anchor == a.Name {
-						cell = fmt.Sprintf(" %g / %d | %s [%s, %s] |", ar.Points, ar.Games, eloText(ar.Elo), eloText(ar.EloLow), eloText(ar.EloHigh))
+						first := "-"
+						if fl := ar.FirstLoss; fl != nil {
+							first = fmt.Sprintf("%.1f [%.1f, %.1f]", fl.Mean, fl.Low, fl.High)
+						}
+						cell = fmt.Sprintf(" %g / %d | %s [%s, %s] | %s |", ar.Points, ar.Games, eloText(ar.Elo), eloText(ar.EloLow), eloText(ar.EloHigh), first)
 					}
 				}
 				b.WriteString(cell)
 			}
 			b.WriteString("\n")
 		}
-		b.WriteString("\nEach generation's own games against each anchor: its points, and the Elo difference they imply with its 95% interval (pentanomial); when every game went one way, the estimate is ±inf and the interval's other end a one-sided 95% bound from the game pairs.\n\n")
+		b.WriteString("\nEach generation's own games against each anchor: its points, and the Elo difference they imply with its 95% interval (pentanomial); when every game went one way, the estimate is ±inf and the interval's other end a one-sided 95% bound from the game pairs. First loss: the turn in which the generation lost its first piece, the mean over those games with its 95% interval (a game kept whole counts its last turn and one); while every game against an anchor is lost, later is stronger (`analyze material`, docs/strength.md).\n\n")
 	}
 
 	b.WriteString("## Training\n\n")
