@@ -28,9 +28,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
+	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/match"
+	"github.com/arimaalab/arimaalab/material"
 	"github.com/arimaalab/arimaalab/progress"
 )
 
@@ -200,8 +203,45 @@ func runMatch(ctx context.Context, specA, specB, each, sprt string, model match.
 		if res.SPRT != nil && res.Verdict != match.Continue {
 			fmt.Fprintf(stdout, "SPRT: %s after %d games\n", res.Verdict, res.Stats.Games())
 		}
+		// Players of one name cannot be told apart in the games' records.
+		if opt.Out != "" && a.Name() != b.Name() {
+			if werr := writeMaterial(stdout, filepath.Join(opt.Out, match.GamesFile), a.Name(), b.Name()); werr != nil && err == nil {
+				err = werr
+			}
+		}
 	}
 	return err
+}
+
+// materialTurn is the turn to which writeMaterial counts the net material.
+const materialTurn = 15
+
+// writeMaterial writes, for each player of the games in file, the turn of
+// its first piece lost and its pieces lost per 10 turns, means with their 95%
+// intervals (package material): while one player wins every game, the score
+// says nothing more, and these still measure how long the loser holds.
+func writeMaterial(w io.Writer, file string, players ...string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	recs, err := engine.ReadArchive(f, file)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	for _, p := range players {
+		var first, rate []float64
+		for _, rec := range recs {
+			m, err := material.Measure(rec, p, materialTurn)
+			if err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			first, rate = append(first, float64(m.FirstLoss)), append(rate, m.LostRate())
+		}
+		fmt.Fprintf(w, "Material of %s: first piece lost at turn %s, pieces lost per 10 turns %s\n", p, material.Summarize(first), material.Summarize(rate))
+	}
+	return nil
 }
 
 type poolArgs struct {

@@ -22,7 +22,8 @@ func TestMatch(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Results of gen0 vs random", "Games: 2, Wins: 2", "Ptnml(0-2): [0, 0, 0, 0, 1]", "LLR: "} {
+	for _, want := range []string{"Results of gen0 vs random", "Games: 2, Wins: 2", "Ptnml(0-2): [0, 0, 0, 0, 1]", "LLR: ",
+		"Material of gen0: first piece lost at turn ", "Material of random: first piece lost at turn "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
