@@ -35,6 +35,9 @@ type FitOptions struct {
 	GradTol float64
 	// Progress, when set, is called after each iteration.
 	Progress func(iter int, loss float64)
+	// Fixed, when set (one entry per feature), marks the weights that keep
+	// their initial values: only the others are fitted.
+	Fixed []bool
 }
 
 // The defaults of FitOptions.
@@ -94,6 +97,9 @@ func fit(ctx context.Context, src source, init []float64, opt FitOptions) (*FitR
 	if len(init) != nf {
 		return nil, errLen(len(init), nf)
 	}
+	if opt.Fixed != nil && len(opt.Fixed) != nf {
+		return nil, fmt.Errorf("train: %d fixed marks for %d features", len(opt.Fixed), nf)
+	}
 	if opt.Center != nil && len(opt.Center) != nf {
 		return nil, fmt.Errorf("train: %d penalty centres for %d features", len(opt.Center), nf)
 	}
@@ -141,7 +147,7 @@ func fit(ctx context.Context, src source, init []float64, opt FitOptions) (*FitR
 	}
 
 	ob := &objective{src: src, threads: threads, nf: nf, s: s, rms: rms, wsum: wsum,
-		l2: opt.L2, center: center, bias: opt.Bias, ctx: ctx,
+		l2: opt.L2, center: center, bias: opt.Bias, fixed: opt.Fixed, ctx: ctx,
 		v: make([]float64, nf), grad: make([]float64, nf)}
 	x0 := make([]float64, nf)
 	for j := range x0 {
@@ -224,6 +230,7 @@ type objective struct {
 	l2      float64
 	center  []float64
 	bias    int
+	fixed   []bool // weights left at the starting point: their gradient is 0
 
 	v     []float64 // the effective weights of the last point
 	x     []float64 // the last point (nil before the first)
@@ -239,10 +246,17 @@ func (o *objective) value(x []float64) float64 {
 	return o.fx
 }
 
-// gradient implements optimize.Problem.Grad.
+// gradient implements optimize.Problem.Grad. The components of fixed
+// weights are 0, so L-BFGS, whose steps are made of gradients, never moves
+// them.
 func (o *objective) gradient(grad, x []float64) {
 	o.eval(x)
 	copy(grad, o.grad)
+	for j, f := range o.fixed {
+		if f {
+			grad[j] = 0
+		}
+	}
 }
 
 // eval computes the loss and gradient at x unless x is the last point.

@@ -112,6 +112,9 @@ func (r *Report) notes() string {
 	if o.MaxRows > 0 {
 		fmt.Fprintf(&b, "; first %d rows", o.MaxRows)
 	}
+	if len(o.Fix) > 0 {
+		fmt.Fprintf(&b, "; fixed at their initial values: %s", strings.Join(o.Fix, ", "))
+	}
 	if o.RecomputeFeatures {
 		b.WriteString("; features recomputed from the boards")
 	}

@@ -3,9 +3,11 @@ package train
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,6 +33,12 @@ type Options struct {
 	// with L2ToInit.
 	L2       float64
 	L2ToInit bool
+	// Fix lists features, by name or path.Match pattern (such as
+	// "material_*"), whose weights keep their initial values: the fit moves
+	// only the others (fitting, say, the positional weights to a reference
+	// engine's scores while the material stays as it is). Each must match a
+	// feature; it does not go with FitScale, which would move them all.
+	Fix []string
 	// FitScale moves the scale after the fit so that the weight of the
 	// feature Anchor keeps its initial value (the evaluation is the same;
 	// only the units of the weights change). Without it the scale of Init is
@@ -99,6 +107,13 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	w0 := make([]float64, len(names))
 	for j, name := range names {
 		w0[j], _ = init.Value(name) // Check guarantees every name
+	}
+	fixed, err := fixedMask(names, opt.Fix)
+	if err != nil {
+		return nil, err
+	}
+	if fixed != nil && opt.FitScale {
+		return nil, errors.New("-fix does not go with -fit-scale: moving the scale would change the fixed weights")
 	}
 	anchor := -1
 	if opt.FitScale {
@@ -169,7 +184,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	bar := progress.New(progressOut(opt.Progress), int64(maxIter), "fitting", opt.ForceProgress)
 	fr, err := fit(ctx, train, w0, FitOptions{
 		Scale: init.Scale, L2: opt.L2, Center: center, Bias: bias, Threads: opt.Threads,
-		MaxIter: maxIter, GradTol: opt.GradTol,
+		MaxIter: maxIter, GradTol: opt.GradTol, Fixed: fixed,
 		Progress: func(iter int, loss float64) {
 			bar.Describe(fmt.Sprintf("fitting: loss %.6f", loss))
 			bar.Set(int64(iter))
@@ -259,4 +274,30 @@ func countGames(ids []uint64) int {
 		seen[id] = struct{}{}
 	}
 	return len(seen)
+}
+
+// fixedMask returns, for each feature of names, whether one of the patterns
+// (names or path.Match patterns) matches it; nil for no patterns. A pattern
+// that matches no feature, or is malformed, is an error.
+func fixedMask(names, patterns []string) ([]bool, error) {
+	if len(patterns) == 0 {
+		return nil, nil
+	}
+	mask := make([]bool, len(names))
+	for _, p := range patterns {
+		found := false
+		for j, name := range names {
+			ok, err := path.Match(p, name)
+			if err != nil {
+				return nil, fmt.Errorf("-fix %q: %w", p, err)
+			}
+			if ok {
+				mask[j], found = true, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("-fix %q matches no feature", p)
+		}
+	}
+	return mask, nil
 }

@@ -709,3 +709,78 @@ func TestFitScale(t *testing.T) {
 		}
 	}
 }
+
+// TestFixed fits synthetic rows with some weights fixed: those keep their
+// starting values to the bit, and the others still move to the best fit
+// given them (the true weights, where the fixed ones start at theirs).
+func TestFixed(t *testing.T) {
+	nf := 6
+	want := trueWeights(nf, 1)
+	d := synthetic(50_000, nf, 1, 1, want, 1, true, false)
+	init := make([]float64, nf)
+	fixed := []bool{false, true, false, false, true, false}
+	for j, f := range fixed {
+		if f {
+			init[j] = want[j]
+		}
+	}
+	r, err := Fit(context.Background(), d, init, FitOptions{Scale: 1, Bias: 0, Fixed: fixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range want {
+		switch {
+		case fixed[j] && r.Values[j] != init[j]:
+			t.Errorf("fixed weight %d moved: %v, want %v", j, r.Values[j], init[j])
+		case !fixed[j] && math.Abs(r.Values[j]-want[j]) > 0.02:
+			t.Errorf("weight %d: %.4f, want %.4f", j, r.Values[j], want[j])
+		}
+	}
+	if _, err := Fit(context.Background(), d, init, FitOptions{Scale: 1, Bias: 0, Fixed: fixed[:2]}); err == nil {
+		t.Error("a mask of the wrong length was accepted")
+	}
+}
+
+// TestFix checks Run's -fix: the listed features keep generation 0's
+// weights, patterns match several, and bad lists are refused by name.
+func TestFix(t *testing.T) {
+	o := runOptions(2)
+	o.Fix = []string{"material_*", "harlog"}
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen0, _ := configs.Gen0()
+	moved := 0
+	for j, name := range res.Weights.Features {
+		v0, _ := gen0.Value(name)
+		fixed := name == "harlog" || strings.HasPrefix(name, "material_")
+		if fixed && res.Weights.Values[j] != v0 {
+			t.Errorf("%s: %v, want it fixed at %v", name, res.Weights.Values[j], v0)
+		}
+		if !fixed && res.Weights.Values[j] != v0 {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("no weight moved")
+	}
+	if !strings.Contains(res.Weights.Lineage.Notes, "fixed at their initial values: material_*, harlog") {
+		t.Errorf("lineage notes %q lack the fixed features", res.Weights.Lineage.Notes)
+	}
+	for _, tc := range []struct {
+		fix      []string
+		fitScale bool
+		want     string
+	}{
+		{[]string{"nosuch"}, false, `-fix "nosuch" matches no feature`},
+		{[]string{"material_["}, false, `-fix "material_["`},
+		{[]string{"harlog"}, true, "-fix does not go with -fit-scale"},
+	} {
+		o := runOptions(2)
+		o.Fix, o.FitScale = tc.fix, tc.fitScale
+		if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("-fix %q, fit-scale %v: error %v, want %q", tc.fix, tc.fitScale, err, tc.want)
+		}
+	}
+}

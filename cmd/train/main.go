@@ -65,6 +65,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&opt.Target, "target", "the value `TARGET`: result, value or blend:L (L*result + (1-L)*value)")
 	fs.Float64Var(&opt.L2, "l2", opt.L2, "L2 penalty weight on every weight but the bias, in the units of the scale")
 	fs.BoolVar(&opt.L2ToInit, "l2-to-init", false, "pull the weights towards the initial ones instead of zero")
+	fs.Func("fix", "keep the weights of the features `LIST` (comma-separated names or patterns such as material_*) at their initial values", func(s string) error {
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				opt.Fix = append(opt.Fix, p)
+			}
+		}
+		return nil
+	})
 	fs.Float64Var(&opt.Val, "val", opt.Val, "share of the games held out for validation, in [0, 1)")
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the train/validation split")
 	fs.Int64Var(&opt.MaxRows, "max-rows", 0, "read only the first `N` rows of the data (0: all)")
@@ -81,7 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opt.Notes, "notes", "", "free text added to the lineage's notes")
 	force := fs.Bool("progress", false, "show progress bars even when stderr is not a terminal")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L] [-l2 X] [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T]")
+		fmt.Fprintln(stderr, "usage: train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L] [-l2 X] [-fix LIST] [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T]")
 		fs.PrintDefaults()
 	}
 	// Paths may follow -data (or stand anywhere between flags): parse, take

@@ -148,6 +148,8 @@ func TestErrors(t *testing.T) {
 		{"negative max rows", []string{"-out", out, "-max-rows", "-1", "-data", shardDir}, 2, "-max-rows -1"},
 		{"bad l2", []string{"-out", out, "-l2", "-1", "-data", shardDir}, 2, "-l2 -1"},
 		{"bad grad tol", []string{"-out", out, "-grad-tol", "NaN", "-data", shardDir}, 2, "-grad-tol NaN"},
+		{"fix no feature", []string{"-out", out, "-fix", "harlog,nosuch", "-data", shardDir}, 1, `-fix "nosuch" matches no feature`},
+		{"fix with fit-scale", []string{"-out", out, "-fix", "material_*", "-fit-scale", "-data", shardDir}, 1, "-fix does not go with -fit-scale"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runArgs(tc.args...)
