@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"github.com/arimaalab/arimaalab/engine"
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/arimaalab/arimaalab/material"
 )
 
 // Judge scores positions; *Engine is one.
@@ -353,22 +353,11 @@ func sameResult(a, b Move) bool {
 // meanInterval returns the mean of xs and its 95 % interval from Student's t
 // distribution (nil for fewer than two values).
 func meanInterval(xs []float64) (float64, *Interval) {
-	n := float64(len(xs))
-	var sum float64
-	for _, x := range xs {
-		sum += x
+	s := material.Summarize(xs)
+	if s.N < 2 {
+		return s.Mean, nil
 	}
-	mean := sum / n
-	if len(xs) < 2 {
-		return mean, nil
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	se := math.Sqrt(ss / (n - 1) / n)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975)
-	return mean, &Interval{Lo: mean - t*se, Hi: mean + t*se}
+	return s.Mean, &Interval{Lo: s.Low, Hi: s.High}
 }
 
 // WriteText writes the report for people: a line per player, the paired

@@ -10,6 +10,8 @@ import (
 	"math"
 	"strings"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/arimaalab/arimaalab/engine"
 )
 
@@ -156,7 +158,7 @@ func Summarize(xs []float64) Summary {
 		ss += (x - s.Mean) * (x - s.Mean)
 	}
 	s.Deviations = math.Sqrt(ss / float64(s.N-1))
-	h := tQuantile975(s.N-1) * s.Deviations / math.Sqrt(float64(s.N))
+	h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.N - 1)}.Quantile(0.975) * s.Deviations / math.Sqrt(float64(s.N))
 	s.Low, s.High = s.Mean-h, s.Mean+h
 	return s
 }
@@ -175,21 +177,6 @@ func (s Summary) format(verb string) string {
 	return fmt.Sprintf(verb+" ("+verb+" to "+verb+")", s.Mean, s.Low, s.High)
 }
 
-// tQuantile975 returns the 97.5 % quantile of Student's t with df degrees of
-// freedom: exact values to 30, the normal approximation's correction after.
-func tQuantile975(df int) float64 {
-	table := [...]float64{0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-	if df < len(table) {
-		return table[df]
-	}
-	// Cornish-Fisher expansion about the normal quantile.
-	z := 1.959964
-	n := float64(df)
-	return z + (z*z*z+z)/(4*n) + (5*z*z*z*z*z+16*z*z*z+3*z)/(96*n*n)
-}
-
 // names lists the measures of a Game that Table and Paired report, in the
 // order of measures.
 func names() []string {
@@ -204,15 +191,7 @@ func measures(g Game) []float64 {
 // Table returns, for games, a row per measure: its name (AT replaced by at)
 // and its summary over the games.
 func Table(games []Game, at int) (rows []string, sums []Summary) {
-	for k, name := range names() {
-		xs := make([]float64, len(games))
-		for i, g := range games {
-			xs[i] = measures(g)[k]
-		}
-		rows = append(rows, strings.ReplaceAll(name, "AT", fmt.Sprint(at)))
-		sums = append(sums, Summarize(xs))
-	}
-	return rows, sums
+	return summaries(len(games), at, func(i, k int) float64 { return measures(games[i])[k] })
 }
 
 // Paired returns, per measure, the summary of a's values minus b's game by
@@ -228,13 +207,20 @@ func Paired(a, b []Game, at int) (rows []string, sums []Summary, err error) {
 			return nil, nil, fmt.Errorf("game %d: %s against %s: paired games need the same colours", i+1, a[i].Color.Name(), b[i].Color.Name())
 		}
 	}
+	rows, sums = summaries(len(a), at, func(i, k int) float64 { return measures(a[i])[k] - measures(b[i])[k] })
+	return rows, sums, nil
+}
+
+// summaries returns a row per measure, named with at, and the summary of
+// value(i, k), the k-th measure of game i, over n games.
+func summaries(n, at int, value func(i, k int) float64) (rows []string, sums []Summary) {
 	for k, name := range names() {
-		xs := make([]float64, len(a))
-		for i := range a {
-			xs[i] = measures(a[i])[k] - measures(b[i])[k]
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = value(i, k)
 		}
 		rows = append(rows, strings.ReplaceAll(name, "AT", fmt.Sprint(at)))
 		sums = append(sums, Summarize(xs))
 	}
-	return rows, sums, nil
+	return rows, sums
 }

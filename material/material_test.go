@@ -137,8 +137,8 @@ func TestSummarize(t *testing.T) {
 	}{
 		{"none", nil, 0, 0, 0},
 		{"one", []float64{4}, 4, 4, 4},
-		// sd sqrt(2.5), t(4) 2.776: half-width 2.776 * 1.5811 / sqrt(5).
-		{"five", []float64{1, 2, 3, 4, 5}, 3, 3 - 1.96293, 3 + 1.96293},
+		// sd sqrt(2.5), t(4) 2.776445: half-width 2.776445 * 1.581139 / sqrt(5).
+		{"five", []float64{1, 2, 3, 4, 5}, 3, 3 - 1.963243, 3 + 1.963243},
 		{"constant", []float64{2, 2, 2}, 2, 2, 2},
 	}
 	for _, tt := range tests {
@@ -149,8 +149,14 @@ func TestSummarize(t *testing.T) {
 			}
 		})
 	}
-	if got := tQuantile975(200); math.Abs(got-1.972) > 0.001 {
-		t.Errorf("t quantile for 200 degrees of freedom %.4f, want 1.972", got)
+	// 201 values: t(200) is 1.971896.
+	xs := make([]float64, 201)
+	for i := range xs {
+		xs[i] = float64(i % 2)
+	}
+	s := Summarize(xs)
+	if want := 1.971896 * s.Deviations / math.Sqrt(201); math.Abs(s.High-s.Mean-want) > 1e-6 {
+		t.Errorf("half-width %.6f over 201 values, want %.6f", s.High-s.Mean, want)
 	}
 }
 

@@ -10,19 +10,16 @@ import (
 	"github.com/arimaalab/arimaalab/material"
 )
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, " ") }
-func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
-
 // materialVerb measures how long the players of recorded games keep their
 // pieces against an opponent (see package material).
 func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 	opponent := fs.String("opponent", "", "the opponent's user name (required): each game is measured for the other player")
 	at := fs.Int("at", 15, "count the net material up to turn `T`")
-	var base stringList
-	fs.Var(&base, "base", "archive `FILE` (repeatable) of the same games played by another player: print the differences game by game, FILE... minus base")
+	var base []string
+	fs.Func("base", "archive `FILE` (repeatable) of the same games played by another player: print the differences game by game, FILE... minus base", func(s string) error {
+		base = append(base, s)
+		return nil
+	})
 	return func(e env, args []string) error {
 		if len(args) == 0 {
 			return usageError("want at least one archive FILE")
