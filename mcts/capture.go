@@ -22,10 +22,36 @@ type captureSearch struct {
 	// extra is how many steps more than the bound a line may take: 1 in the
 	// tree, where the search must be cheap, every step left in the scan.
 	extra int
+	// seen holds the states (see captureKey) searched in the current pass,
+	// tagged with the pass's epoch: many step orders reach one state (two
+	// independent steps in either order), and a state's subtree is the same
+	// whichever way it was reached, so it is searched once. Direct-mapped:
+	// a state pushed out is only searched again. nil searches without it.
+	seen  []seenEntry
+	epoch uint32
+}
+
+// seenEntry is a slot of captureSearch.seen.
+type seenEntry struct {
+	key   uint64
+	epoch uint32
+}
+
+// seenBits is the log2 of the slots of captureSearch.seen: 4,096 slots, more
+// than the states of nearly every exhaustive search.
+const seenBits = 12
+
+// captureKey is a hash of the state of t that decides what a capture search
+// finds from it: the board (with the side to move), the steps used, and a
+// push or pull under way. Within one search from one turn start, the net
+// material captured so far is a function of the board, so two lines that
+// reach one key reach the same gains after it.
+func captureKey(t *engine.Turn) uint64 {
+	return t.Pos.Hash ^ (uint64(t.StateKey())+1)*0x9e3779b97f4a7c15
 }
 
 func newCaptureSearch() *captureSearch {
-	c := &captureSearch{extra: 1}
+	c := &captureSearch{extra: 1, seen: make([]seenEntry, 1<<seenBits)}
 	for i := range c.bufs {
 		c.bufs[i] = make([]engine.Step, 0, 128)
 	}
@@ -53,16 +79,27 @@ func (c *captureSearch) find(t *engine.Turn) (gain int, after *engine.Turn) {
 	if c.extra >= engine.MaxSteps {
 		// Every line of the steps left, in one pass.
 		c.limit = int8(left) + t.Used
-		c.rec(0, 0)
+		c.pass()
 	}
 	for limit := b; limit <= min(left, b+c.extra) && c.best == 0 && c.extra < engine.MaxSteps; limit++ {
 		c.limit = int8(limit) + t.Used
-		c.rec(0, 0)
+		c.pass()
 	}
 	if c.best <= 0 {
 		return 0, nil
 	}
 	return c.best, &c.bestTurn
+}
+
+// pass searches every line from c.turns[0] up to c.limit steps, with a
+// table of states seen of its own.
+func (c *captureSearch) pass() {
+	c.epoch++
+	if c.epoch == 0 { // wrapped round: old tags could match again
+		clear(c.seen)
+		c.epoch = 1
+	}
+	c.rec(0, 0)
 }
 
 func (c *captureSearch) rec(depth, gain int) {
@@ -80,6 +117,14 @@ func (c *captureSearch) rec(depth, gain int) {
 	// and pulls the camel beside it after, then steps off and pulls it in).
 	if left <= 0 {
 		return
+	}
+	if depth > 0 && c.seen != nil {
+		k := captureKey(t)
+		e := &c.seen[k>>(64-seenBits)]
+		if e.key == k && e.epoch == c.epoch {
+			return
+		}
+		*e = seenEntry{k, c.epoch}
 	}
 	if !t.PushPending() && !c.pullPossible(t) && captureBound(&t.Pos, t.Pos.Side) > left {
 		return
