@@ -143,13 +143,17 @@ func Every(ps []Position, k int) []Position {
 }
 
 // GameID returns the game id of the rows of p: a hash of its archive file's
-// name and its game's line, or of the position file's name and line (each
-// position of a position file is a game of its own).
+// name and its game's line, of its group (the positions of a group of a
+// position file share one id), or of the position file's name and line (any
+// other position of a position file is a game of its own).
 func GameID(p Position) uint64 {
 	h := fnv.New64a()
-	if p.Game != nil {
+	switch {
+	case p.Game != nil:
 		fmt.Fprintf(h, "game\x00%s\x00%d", p.Game.File, p.Game.Line)
-	} else {
+	case p.Group != "":
+		fmt.Fprintf(h, "group\x00%s", p.Group)
+	default:
 		fmt.Fprintf(h, "position\x00%s", p.Where)
 	}
 	return h.Sum64()
@@ -211,8 +215,8 @@ func planShards(ps []Position, size int, base data.Meta) ([]labelShard, error) {
 			return nil, fmt.Errorf("judge: %s: its game's positions do not follow each other", ps[i].Where)
 		}
 		seen[id] = true
-		for i++; i < len(ps) && ps[i].Game != nil && ps[i].Game == ps[i-1].Game; i++ {
-			if ps[i].Ply <= ps[i-1].Ply {
+		for i++; i < len(ps) && sameGame(&ps[i], &ps[i-1]); i++ {
+			if ps[i].Game != nil && ps[i].Ply <= ps[i-1].Ply {
 				return nil, fmt.Errorf("judge: %s: after ply %d of its game", ps[i].Where, ps[i-1].Ply)
 			}
 		}
@@ -232,6 +236,15 @@ func planShards(ps []Position, size int, base data.Meta) ([]labelShard, error) {
 		shards[k].meta = m
 	}
 	return shards, nil
+}
+
+// sameGame reports whether a and b are of one game of an archive, or of one
+// group of a position file: their rows share a game id.
+func sameGame(a, b *Position) bool {
+	if a.Game != nil {
+		return a.Game == b.Game
+	}
+	return a.Group != "" && a.Group == b.Group
 }
 
 // fingerprint hashes positions: their games, plies, boards, sides and moves.

@@ -27,6 +27,12 @@ type Position struct {
 	// position before 2g, 1 before 2s, and so on.
 	Game *Game
 	Ply  int
+	// Group names the group of a position file's position: its file's name
+	// and the name of the `# group NAME` line above it ("FILE#NAME"), or
+	// empty for none. analyze successors writes the positions after one
+	// source position as a group; their labelled rows share a game id, so
+	// that train -pairs can compare them.
+	Group string
 }
 
 // Game is a game of an archive file that positions come from.
@@ -78,16 +84,33 @@ func ArchivePositions(r io.Reader, name, mover string) ([]Position, error) {
 
 // ReadPositions reads a position file: one AEI position a line, such as
 // `g [rrrrrrrrhdcemcdh ... HDCMECDHRRRRRRRR]`; blank lines and lines starting
-// with # are skipped. A bad line, a setup (the side to move without pieces)
-// or a position where the game is over is an error naming the file and line.
+// with # are skipped. A line `# group NAME` starts a group: the positions
+// after it, up to the next such line, are of group NAME (Position.Group);
+// a group's positions must follow each other, so a name used twice is an
+// error. A bad line, a setup (the side to move without pieces) or a position
+// where the game is over is an error naming the file and line.
 func ReadPositions(r io.Reader, name string) ([]Position, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	var out []Position
 	line := 0
+	group := ""
+	groups := map[string]bool{}
 	for sc.Scan() {
 		line++
 		text := sc.Text()
+		if g, ok := strings.CutPrefix(strings.TrimSpace(text), "# group"); ok && (g == "" || g[0] == ' ' || g[0] == '\t') {
+			fields := strings.Fields(g)
+			if len(fields) == 0 {
+				return nil, fmt.Errorf("%s:%d: a group line without a name", name, line)
+			}
+			if groups[fields[0]] {
+				return nil, fmt.Errorf("%s:%d: group %q again: a group's positions must follow each other", name, line, fields[0])
+			}
+			groups[fields[0]] = true
+			group = name + "#" + fields[0]
+			continue
+		}
 		if t := strings.TrimSpace(text); t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
@@ -102,7 +125,7 @@ func ReadPositions(r io.Reader, name string) ([]Position, error) {
 		if out := engine.EndOfTurn(&p, nil, nil); out.Over() {
 			return nil, fmt.Errorf("%s:%d: the game is over: %s", name, line, out)
 		}
-		out = append(out, Position{Pos: p, Where: fmt.Sprintf("%s:%d", name, line)})
+		out = append(out, Position{Pos: p, Where: fmt.Sprintf("%s:%d", name, line), Group: group})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 )
 
@@ -117,10 +118,50 @@ func TestReadPositions(t *testing.T) {
 		{gold + "\ng [rr]\n", "p.aei:2: "},
 		{"# x\n" + board(t, engine.Silver, "Ed4 Ra1") + "\n", "p.aei:2: Silver has no pieces: a setup"},
 		{board(t, engine.Silver, "Ra8 rh2") + "\n", "p.aei:1: the game is over: Gold wins by goal"},
+		{"# group\n" + gold + "\n", "p.aei:1: a group line without a name"},
+		{"# group 1\n" + gold + "\n# group 2\n" + gold + "\n# group 1\n", "p.aei:5: group \"1\" again"},
 	} {
 		_, err := ReadPositions(strings.NewReader(c.data), "p.aei")
 		if err == nil || !strings.HasPrefix(err.Error(), c.err) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: %v; want one line starting %q", c.data, err, c.err)
+		}
+	}
+}
+
+// TestReadPositionGroups checks the groups of a position file: a `# group
+// NAME` line starts one, other comments and blank lines do not end it, and
+// its positions share one game id, which differs from other groups' and
+// from the ids of positions outside a group.
+func TestReadPositionGroups(t *testing.T) {
+	a := board(t, engine.Gold, "Ed4 Ra1 rh8")
+	b := board(t, engine.Silver, "Ed4 Ra1 rh8")
+	text := a + "\n# group 7 after x.txt:3\n" + a + "\n# note\n\n" + b + "\n# grouped\n" + b + "\n# group 8\n" + a + "\n"
+	ps, err := ReadPositions(strings.NewReader(text), "p.aei")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"", "p.aei#7", "p.aei#7", "p.aei#7", "p.aei#8"}
+	if len(ps) != len(want) {
+		t.Fatalf("%d positions, want %d", len(ps), len(want))
+	}
+	for i, w := range want {
+		if ps[i].Group != w {
+			t.Errorf("position %d (%s): group %q, want %q", i, ps[i].Where, ps[i].Group, w)
+		}
+	}
+	if GameID(ps[1]) != GameID(ps[2]) || GameID(ps[2]) != GameID(ps[3]) {
+		t.Error("the positions of one group have different game ids")
+	}
+	if GameID(ps[0]) == GameID(ps[1]) || GameID(ps[1]) == GameID(ps[4]) {
+		t.Error("a group shares its game id with a position outside it or another group")
+	}
+	shards, err := planShards(ps, 2, data.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shards {
+		if sh.lo > 0 && ps[sh.lo].Group != "" && ps[sh.lo].Group == ps[sh.lo-1].Group {
+			t.Errorf("shard from %d cuts group %s", sh.lo, ps[sh.lo].Group)
 		}
 	}
 }

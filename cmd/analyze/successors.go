@@ -84,7 +84,12 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		summary := fmt.Sprintf("positions %d after %d of %d positions (%d without a move after which the game goes on)",
 			len(succ), used, len(sources), len(sources)-used)
 		fmt.Fprintf(&buf, "# %s\n", summary)
-		for _, s := range succ {
+		for i, s := range succ {
+			if i == 0 || s.Source != succ[i-1].Source {
+				// The positions after one source are a group: their labels
+				// share a game id, for train -pairs.
+				fmt.Fprintf(&buf, "# group %d after %s\n", s.Source, sources[s.Source].Where)
+			}
 			buf.WriteString(s.Pos.String())
 			buf.WriteByte('\n')
 		}

@@ -86,6 +86,16 @@ func TestSuccessorsVerb(t *testing.T) {
 			t.Errorf("%s: %s is not a move after %s", p.Where, p.Pos.String(), src.String())
 		}
 	}
+	// The positions after one source are a group, named by the source's
+	// index, with its place in the header line.
+	for i, p := range ps {
+		if want := out + "#" + []string{"0", "1"}[i/4]; p.Group != want {
+			t.Errorf("%s: group %q, want %q", p.Where, p.Group, want)
+		}
+	}
+	if !strings.Contains(file, "\n# group 0 after "+games+":2 game 7 2g\n") || !strings.Contains(file, "\n# group 1 after "+games+":2 game 7 3s\n") {
+		t.Errorf("the group lines:\n%s", file)
+	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d files in the output directory, want 1 (no temporary file left)", len(entries))
 	}
