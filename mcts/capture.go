@@ -269,3 +269,33 @@ func approach(b, attackers engine.Bitboard, limit int) int {
 	}
 	return -1
 }
+
+// CaptureLeaf finds the position a tactical leaf is valued at: the position
+// after the side to move's most profitable capture line this turn (the
+// scan's exhaustive capture search), or the position itself when it has
+// none. The search values such a position by the better of the two by its
+// evaluation, nearly always the one after the capture; a trainer that fits
+// the evaluation to a judge's comparisons of positions (train -pairs) takes
+// the features there, where the search reads them. A CaptureLeaf is not
+// safe for concurrent use.
+type CaptureLeaf struct {
+	cs *captureSearch
+}
+
+// NewCaptureLeaf returns a CaptureLeaf.
+func NewCaptureLeaf() *CaptureLeaf {
+	cs := newCaptureSearch()
+	cs.extra = engine.MaxSteps
+	return &CaptureLeaf{cs: cs}
+}
+
+// Leaf returns the position after the best capture line of p's side to move
+// this turn (its side still to move, the turn not ended), or p when it has
+// none. p must be at the start of a turn.
+func (c *CaptureLeaf) Leaf(p *engine.Position) engine.Position {
+	t := engine.NewTurn(*p)
+	if gain, after := c.cs.find(&t); gain > 0 {
+		return after.Pos
+	}
+	return *p
+}

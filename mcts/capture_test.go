@@ -225,3 +225,25 @@ func TestCaptureBound(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureLeaf checks the leaf: a hanging piece is taken (the leaf has
+// one enemy piece less and the same side to move), and a position without a
+// capture is its own leaf.
+func TestCaptureLeaf(t *testing.T) {
+	c := NewCaptureLeaf()
+	for _, tc := range []struct {
+		pieces string
+		taken  int // enemy pieces fewer at the leaf
+	}{
+		// Silver's dog beside the empty trap c3, Gold's elephant beside it.
+		{"Ed4 dc4 Ra1 rh8 rg8", 1},
+		// The dog far from every trap.
+		{"Ed1 da1 Rh1 rh8 rg8", 0},
+	} {
+		p := build(t, engine.Gold, tc.pieces)
+		q := c.Leaf(&p)
+		if got := p.Occ[engine.Silver].Count() - q.Occ[engine.Silver].Count(); got != tc.taken || q.Side != p.Side || q.Occ[engine.Gold] != p.Occ[engine.Gold] && tc.taken == 0 {
+			t.Errorf("%s: leaf %s takes %d pieces, want %d, side %v", tc.pieces, q.String(), got, tc.taken, q.Side)
+		}
+	}
+}

@@ -209,6 +209,11 @@ func fit(ctx context.Context, src source, init []float64, opt FitOptions) (*FitR
 	}
 	for j := range nf {
 		out.Values[j] = res.X[j] / (s * rms[j])
+		if opt.Fixed != nil && opt.Fixed[j] {
+			// Never moved, but the standardization's round trip may round
+			// the last bit.
+			out.Values[j] = init[j]
+		}
 	}
 	if res.Gradient != nil {
 		out.GradNorm = floats.Norm(res.Gradient, math.Inf(1))

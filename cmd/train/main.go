@@ -32,6 +32,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/arimaalab/arimaalab/mcts"
 	"github.com/arimaalab/arimaalab/train"
 	"github.com/arimaalab/arimaalab/weights"
 )
@@ -87,9 +88,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opt.MaxIter, "max-iter", opt.MaxIter, "maximum L-BFGS iterations")
 	fs.Float64Var(&opt.GradTol, "grad-tol", opt.GradTol, "stop when the largest gradient component (standardized weights) is below this")
 	fs.StringVar(&opt.Notes, "notes", "", "free text added to the lineage's notes")
+	pairs := fs.Bool("pairs", false, "comparison training: fit which of two labelled positions after one position the judge prefers\n"+
+		"(rows sharing a game id, turn and side: a labelled successors file; see docs/train.md)")
+	margin := fs.Float64("pair-margin", train.DefaultPairMargin, "with -pairs, the least difference of root_value between two positions for a pair")
+	leaf := fs.Bool("pair-leaf", true, "with -pairs, take each position's features after its side to move's best capture line, where the search reads them")
 	force := fs.Bool("progress", false, "show progress bars even when stderr is not a terminal")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L] [-l2 X] [-fix LIST] [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T]")
+		fmt.Fprintln(stderr, "usage: train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L | -pairs] [-l2 X] [-fix LIST] [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T]")
 		fs.PrintDefaults()
 	}
 	// Paths may follow -data (or stand anywhere between flags): parse, take
@@ -122,6 +127,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "train: %v\n", err)
 		return 2
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *pairs {
+		for _, name := range []string{"target", "fit-scale", "anchor", "stream", "recompute-features", "cheap-weight", "early-turns", "early-weight"} {
+			if set[name] {
+				fmt.Fprintf(stderr, "train: -%s does not go with -pairs\n", name)
+				return 2
+			}
+		}
+		if !(*margin > 0 && *margin < 2) {
+			fmt.Fprintf(stderr, "train: -pair-margin %v: want more than 0 and less than 2\n", *margin)
+			return 2
+		}
+	} else {
+		for _, name := range []string{"pair-margin", "pair-leaf"} {
+			if set[name] {
+				fmt.Fprintf(stderr, "train: -%s goes with -pairs only\n", name)
+				return 2
+			}
+		}
+	}
 	if len(data) == 0 {
 		fmt.Fprintln(stderr, "train: no data: give shard files, directories or globs with -data")
 		return 2
@@ -139,6 +165,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opt.Init = w
 	}
 	opt.Progress, opt.ForceProgress = stderr, *force
+
+	if *pairs {
+		po := train.PairOptions{Options: opt, Margin: *margin}
+		if *leaf {
+			po.Leaf = mcts.NewCaptureLeaf().Leaf
+		}
+		w, rep, err := train.RunPairs(ctx, po)
+		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintln(stderr, "train: interrupted; nothing written")
+				return 130
+			}
+			return fail(err)
+		}
+		if _, err := rep.WriteTo(stdout); err != nil {
+			return fail(err)
+		}
+		if err := w.Save(*out); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "\nwrote %s: generation %d, hash %s\n", *out, w.Generation, w.Hash())
+		return 0
+	}
 
 	res, err := train.Run(ctx, opt)
 	if err != nil {

@@ -1,0 +1,174 @@
+package train
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arimaalab/arimaalab/configs"
+	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/features"
+)
+
+// judgedGroups writes, for the positions of the self-play shard, groups of
+// the positions after some of their moves (a game id per group, as analyze
+// label writes a successors file), each labelled by the judge's weights
+// (root_value = tanh(scale*score/2), the score from the side to move),
+// and returns the path.
+func judgedGroups(t *testing.T, judge []float64, scale float64, perGroup int) string {
+	t.Helper()
+	src, err := data.ReadRows(filepath.Join(selfPlayDir, "shard-00000.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []data.Row
+	f := make([]float32, features.N)
+	for i, r := range src {
+		var bb [data.BoardLen]engine.Bitboard
+		for k := range bb {
+			bb[k] = engine.Bitboard(r.Board[k])
+		}
+		p, err := engine.PositionFromBits(bb, engine.Color(r.Side))
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := engine.GenMoves(p, nil)
+		for k := 0; k < perGroup && k < len(moves); k++ {
+			q := moves[(k*len(moves))/perGroup].Pos
+			if q.Occ[q.Side] == 0 || engine.EndOfTurn(&q, nil, nil).Over() {
+				continue
+			}
+			features.Extract(&q, f)
+			var s float64
+			for j, v := range f {
+				s += judge[j] * float64(v)
+			}
+			row := data.Row{GameID: uint64(i + 1), Turn: 2, Side: uint8(q.Side), Features: append([]float32(nil), f...),
+				RootValue: float32(math.Tanh(scale * s / 2)), PliesLeft: 1, Termination: engine.NotOver.String(), FullSearch: true}
+			for k, b := range q.Bits {
+				row.Board[k] = uint64(b)
+			}
+			rows = append(rows, row)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "pairs.arrow")
+	writeRows(t, path, rows)
+	return path
+}
+
+// pairOptions returns the settings of the tests of RunPairs.
+func pairOptions(path string) PairOptions {
+	o := DefaultOptions()
+	o.Data, o.Val, o.Threads = []string{path}, 0.25, 2
+	o.Created = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	return PairOptions{Options: o}
+}
+
+// TestRunPairs fits generation 0 to a judge that weighs the position
+// otherwise (the home traps, mobility and the elephant's centre heavier)
+// on the judge's comparisons of positions after one position: the fitted
+// weights order the held-out pairs as the judge does far more often than
+// generation 0, a rabbit keeps its value, and the lineage says how it was
+// fitted.
+func TestRunPairs(t *testing.T) {
+	gen0, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := make([]float64, features.N)
+	for j, name := range features.Names() {
+		judge[j], _ = gen0.Value(name)
+	}
+	judge[features.Index("trap_home_west")] = 0.8
+	judge[features.Index("trap_home_east")] = 0.8
+	judge[features.Index("mobility_own")] = 0.6
+	judge[features.Index("elephant_centrality")] = -0.5
+	path := judgedGroups(t, judge, gen0.Scale, 6)
+
+	w, rep, err := RunPairs(context.Background(), pairOptions(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Groups == 0 || rep.Train == 0 || rep.Val == 0 {
+		t.Fatalf("groups %d, pairs %d and %d", rep.Groups, rep.Train, rep.Val)
+	}
+	if rep.Fitted.Val.Accuracy < 0.95 || rep.Fitted.Val.Accuracy < rep.Initial.Val.Accuracy+0.05 {
+		t.Errorf("held-out pairs ordered as the judge: %.3f fitted, %.3f initial; want 0.95 or more and 0.05 more", rep.Fitted.Val.Accuracy, rep.Initial.Val.Accuracy)
+	}
+	if got := w.Values[features.Index("trap_home_west")]; got < 0.3 {
+		t.Errorf("trap_home_west %.3f, want it moved towards the judge's 0.8", got)
+	}
+	w0 := make([]float64, features.N)
+	for j, name := range features.Names() {
+		w0[j], _ = gen0.Value(name)
+	}
+	if u0, u := rabbitValue(w0), rabbitValue(w.Values); math.Abs(u-u0) > 1e-9*math.Abs(u0) || u0 <= 0 {
+		t.Errorf("a rabbit is worth %v to the fitted weights, %v to generation 0", u, u0)
+	}
+	if w.Lineage.Target != "pairs" || w.Generation != 1 || w.Scale != gen0.Scale || !strings.Contains(w.Lineage.Notes, "pairs:") {
+		t.Errorf("target %q, generation %d, scale %v, notes %q", w.Lineage.Target, w.Generation, w.Scale, w.Lineage.Notes)
+	}
+	var b strings.Builder
+	if _, err := rep.WriteTo(&b); err != nil || !strings.Contains(b.String(), "ordered") {
+		t.Errorf("report: %v\n%s", err, b.String())
+	}
+
+	// The same data and settings give the same weights.
+	again, _, err := RunPairs(context.Background(), pairOptions(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := again.Hash(), w.Hash(); a != b {
+		t.Errorf("weights hash %s, then %s", b, a)
+	}
+
+	// -fix keeps the listed weights (and the units, which would move them).
+	o := pairOptions(path)
+	o.Fix = []string{"trap_*"}
+	fw, frep, err := RunPairs(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"trap_home_west", "trap_enemy_east"} {
+		if got, want := fw.Values[features.Index(name)], w0[features.Index(name)]; got != want {
+			t.Errorf("-fix trap_*: %s %v, want %v", name, got, want)
+		}
+	}
+	if frep.Unit != 1 {
+		t.Errorf("-fix: units divided by %v", frep.Unit)
+	}
+
+	// A leaf function gives the features of another position.
+	o = pairOptions(path)
+	calls := 0
+	o.Leaf = func(p *engine.Position) engine.Position { calls++; return *p }
+	if _, _, err := RunPairs(context.Background(), o); err != nil || calls != int(rep.Read) {
+		t.Errorf("leaf called %d times for %d rows: %v", calls, rep.Read, err)
+	}
+}
+
+// TestRunPairsErrors checks the one-line errors: data without groups (a
+// self-play shard: one row per game and turn), bad margins, a bad -fix.
+func TestRunPairsErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(o *PairOptions)
+		want string
+	}{
+		{"no groups", func(o *PairOptions) { o.Data = []string{selfPlayDir} }, "no pairs"},
+		{"margin", func(o *PairOptions) { o.Margin = -1 }, "pair margin -1"},
+		{"margin 2", func(o *PairOptions) { o.Margin = 2 }, "pair margin 2"},
+		{"fix", func(o *PairOptions) { o.Fix = []string{"nothing_*"} }, "matches no feature"},
+	} {
+		o := pairOptions(selfPlayDir)
+		c.edit(&o)
+		_, _, err := RunPairs(context.Background(), o)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v; want one line with %q", c.name, err, c.want)
+		}
+	}
+}
