@@ -26,7 +26,8 @@ func gen0(t testing.TB) Evaluator {
 
 // goalHungry is the generation-0 evaluation with goal threats weighted as
 // heavily as an earlier generation 0 did (a threat of the side to move worth 20
-// rabbits), which steers a search quickly to the forced goals of a sparse board.
+// rabbits) and advanced rabbits and open files as the hand-set weights had
+// them, which steers a search quickly to the forced goals of a sparse board.
 func goalHungry(t testing.TB) Evaluator {
 	t.Helper()
 	w, err := configs.Gen0()
@@ -43,6 +44,10 @@ func goalHungry(t testing.TB) Evaluator {
 			w.Values[i] = 1.5
 		case "goal_reach8_opp":
 			w.Values[i] = -2
+		case "rabbit_rank5", "rabbit_rank6", "rabbit_rank7":
+			w.Values[i] = map[string]float64{"rabbit_rank5": 0.1, "rabbit_rank6": 0.5, "rabbit_rank7": 1}[name]
+		case "rabbit_free_path":
+			w.Values[i] = 0.4
 		}
 	}
 	ev, err := weights.NewLinear(w)
