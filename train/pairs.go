@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
@@ -103,29 +102,12 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 	if !(opt.Margin > 0) || opt.Margin >= 2 {
 		return nil, nil, fmt.Errorf("pair margin %v: want more than 0 and less than 2", opt.Margin)
 	}
-	if !(opt.L2 >= 0) || math.IsInf(opt.L2, 0) {
-		return nil, nil, fmt.Errorf("L2 %v is not a non-negative number", opt.L2)
-	}
-	init := opt.Init
-	if init == nil {
-		var err error
-		if init, err = configs.Gen0(); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := init.Check(); err != nil {
+	init, w0, fixed, err := opt.start()
+	if err != nil {
 		return nil, nil, err
 	}
 	names := features.Names()
 	nf := len(names)
-	w0 := make([]float64, nf)
-	for j, name := range names {
-		w0[j], _ = init.Value(name)
-	}
-	fixed, err := fixedMask(names, opt.Fix)
-	if err != nil {
-		return nil, nil, err
-	}
 	ro := opt.RowOptions
 	ro.RecomputeFeatures = true
 	s, err := openShards(opt.Data, ro)
@@ -168,21 +150,7 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 		return nil, nil, err
 	}
 
-	center := []float64(nil)
-	if opt.L2ToInit {
-		center = w0
-	}
-	maxIter := cmp.Or(opt.MaxIter, DefaultMaxIter)
-	fbar := progress.New(progressOut(opt.Progress), int64(maxIter), "fitting", opt.ForceProgress)
-	fr, err := fit(ctx, trainSet, w0, FitOptions{
-		Scale: init.Scale, L2: opt.L2, Center: center, Bias: features.Index("bias"), Threads: opt.Threads,
-		MaxIter: maxIter, GradTol: opt.GradTol, Fixed: fixed,
-		Progress: func(iter int, loss float64) {
-			fbar.Describe(fmt.Sprintf("fitting: loss %.6f", loss))
-			fbar.Set(int64(iter))
-		},
-	})
-	fbar.Finish()
+	fr, err := opt.fit(ctx, trainSet, init.Scale, w0, fixed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -308,23 +276,9 @@ func (s *shards) pairRow(c *data.Columns, i int, leaf func(*engine.Position) eng
 	if c.Side[i] > 1 {
 		return pairRow{}, fmt.Errorf("side %d is not 0 or 1", c.Side[i])
 	}
-	var bb [data.BoardLen]engine.Bitboard
-	for k := range bb {
-		bb[k] = engine.Bitboard(c.Board[i*data.BoardLen+k])
-	}
-	p, err := engine.PositionFromBits(bb, engine.Color(c.Side[i]))
-	if err != nil {
-		return pairRow{}, fmt.Errorf("board: %w", err)
-	}
-	if leaf != nil {
-		p = leaf(&p)
-	}
 	f := make([]float32, s.nf)
-	features.Extract(&p, f)
-	for j, v := range f {
-		if !finite(v) {
-			return pairRow{}, fmt.Errorf("feature %q is %v", s.names[j], v)
-		}
+	if err := s.extract(c, i, leaf, f); err != nil {
+		return pairRow{}, err
 	}
 	return pairRow{game: c.GameID[i], turn: c.Turn[i], side: c.Side[i], val: InValidation(c.GameID[i], s.opt.Seed, s.opt.Val), v: rv, f: f}, nil
 }

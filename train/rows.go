@@ -153,19 +153,35 @@ func (s *shards) decide(c *data.Columns, i int) (val bool, y, w float32, ph Phas
 func (s *shards) fill(c *data.Columns, i int, out []float32) error {
 	out = out[:s.nf]
 	if s.opt.RecomputeFeatures {
-		var bb [data.BoardLen]engine.Bitboard
-		for k := range bb {
-			bb[k] = engine.Bitboard(c.Board[i*data.BoardLen+k])
-		}
-		p, err := engine.PositionFromBits(bb, engine.Color(c.Side[i]))
-		if err != nil {
-			return fmt.Errorf("board: %w", err)
-		}
-		features.Extract(&p, out)
-	} else {
-		copy(out, c.Features[i*s.nf:(i+1)*s.nf])
+		return s.extract(c, i, nil, out)
 	}
-	for j, v := range out {
+	copy(out, c.Features[i*s.nf:(i+1)*s.nf])
+	return s.checkFinite(out)
+}
+
+// extract writes to out (s.nf values) the features of row i's board, or,
+// when leaf is set, of the position leaf gives for it. Every value must be
+// finite.
+func (s *shards) extract(c *data.Columns, i int, leaf func(*engine.Position) engine.Position, out []float32) error {
+	var bb [data.BoardLen]engine.Bitboard
+	for k := range bb {
+		bb[k] = engine.Bitboard(c.Board[i*data.BoardLen+k])
+	}
+	p, err := engine.PositionFromBits(bb, engine.Color(c.Side[i]))
+	if err != nil {
+		return fmt.Errorf("board: %w", err)
+	}
+	if leaf != nil {
+		p = leaf(&p)
+	}
+	features.Extract(&p, out[:s.nf])
+	return s.checkFinite(out[:s.nf])
+}
+
+// checkFinite returns an error naming the first feature of f that is not
+// finite.
+func (s *shards) checkFinite(f []float32) error {
+	for j, v := range f {
 		if !finite(v) {
 			return fmt.Errorf("feature %q is %v", s.names[j], v)
 		}

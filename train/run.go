@@ -90,28 +90,11 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if opt.Threads <= 0 {
 		opt.Threads = runtime.NumCPU()
 	}
-	if !(opt.L2 >= 0) || math.IsInf(opt.L2, 0) {
-		return nil, fmt.Errorf("L2 %v is not a non-negative number", opt.L2)
-	}
-	init := opt.Init
-	if init == nil {
-		var err error
-		if init, err = configs.Gen0(); err != nil {
-			return nil, err
-		}
-	}
-	if err := init.Check(); err != nil {
-		return nil, err
-	}
-	names := features.Names()
-	w0 := make([]float64, len(names))
-	for j, name := range names {
-		w0[j], _ = init.Value(name) // Check guarantees every name
-	}
-	fixed, err := fixedMask(names, opt.Fix)
+	init, w0, fixed, err := opt.start()
 	if err != nil {
 		return nil, err
 	}
+	names := features.Names()
 	if fixed != nil && opt.FitScale {
 		return nil, errors.New("-fix does not go with -fit-scale: moving the scale would change the fixed weights")
 	}
@@ -175,22 +158,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		rep.Warnings = append(rep.Warnings, "the validation set is empty: too few games for the -val share")
 	}
 
-	center := []float64(nil)
-	if opt.L2ToInit {
-		center = w0
-	}
-	bias := features.Index("bias")
-	maxIter := cmp.Or(opt.MaxIter, DefaultMaxIter)
-	bar := progress.New(progressOut(opt.Progress), int64(maxIter), "fitting", opt.ForceProgress)
-	fr, err := fit(ctx, train, w0, FitOptions{
-		Scale: init.Scale, L2: opt.L2, Center: center, Bias: bias, Threads: opt.Threads,
-		MaxIter: maxIter, GradTol: opt.GradTol, Fixed: fixed,
-		Progress: func(iter int, loss float64) {
-			bar.Describe(fmt.Sprintf("fitting: loss %.6f", loss))
-			bar.Set(int64(iter))
-		},
-	})
-	bar.Finish()
+	fr, err := opt.fit(ctx, train, init.Scale, w0, fixed)
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +222,54 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("the fitted weights: %w", err)
 	}
 	return &Result{Weights: out, Report: rep}, nil
+}
+
+// start checks the L2 weight and returns the initial weights (Init, or the
+// embedded generation 0), their values in feature order, and the mask of
+// the features that Fix keeps (nil for none).
+func (opt *Options) start() (init *weights.Weights, w0 []float64, fixed []bool, err error) {
+	if !(opt.L2 >= 0) || math.IsInf(opt.L2, 0) {
+		return nil, nil, nil, fmt.Errorf("L2 %v is not a non-negative number", opt.L2)
+	}
+	init = opt.Init
+	if init == nil {
+		if init, err = configs.Gen0(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if err := init.Check(); err != nil {
+		return nil, nil, nil, err
+	}
+	names := features.Names()
+	w0 = make([]float64, len(names))
+	for j, name := range names {
+		w0[j], _ = init.Value(name) // Check guarantees every name
+	}
+	if fixed, err = fixedMask(names, opt.Fix); err != nil {
+		return nil, nil, nil, err
+	}
+	return init, w0, fixed, nil
+}
+
+// fit fits the rows of src from w0 at the given scale with opt's penalty,
+// threads and stopping rules, the features of fixed kept, with a progress
+// bar.
+func (opt *Options) fit(ctx context.Context, src source, scale float64, w0 []float64, fixed []bool) (*FitResult, error) {
+	center := []float64(nil)
+	if opt.L2ToInit {
+		center = w0
+	}
+	maxIter := cmp.Or(opt.MaxIter, DefaultMaxIter)
+	bar := progress.New(progressOut(opt.Progress), int64(maxIter), "fitting", opt.ForceProgress)
+	defer bar.Finish()
+	return fit(ctx, src, w0, FitOptions{
+		Scale: scale, L2: opt.L2, Center: center, Bias: features.Index("bias"), Threads: opt.Threads,
+		MaxIter: maxIter, GradTol: opt.GradTol, Fixed: fixed,
+		Progress: func(iter int, loss float64) {
+			bar.Describe(fmt.Sprintf("fitting: loss %.6f", loss))
+			bar.Set(int64(iter))
+		},
+	})
 }
 
 // progressOut returns w, or io.Discard for nil.

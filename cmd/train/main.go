@@ -166,30 +166,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opt.Progress, opt.ForceProgress = stderr, *force
 
+	var (
+		w   *weights.Weights
+		rep io.WriterTo
+		err error
+	)
 	if *pairs {
 		po := train.PairOptions{Options: opt, Margin: *margin}
 		if *leaf {
 			po.Leaf = mcts.NewCaptureLeaf().Leaf
 		}
-		w, rep, err := train.RunPairs(ctx, po)
-		if err != nil {
-			if ctx.Err() != nil {
-				fmt.Fprintln(stderr, "train: interrupted; nothing written")
-				return 130
-			}
-			return fail(err)
+		w, rep, err = train.RunPairs(ctx, po)
+	} else {
+		var res *train.Result
+		if res, err = train.Run(ctx, opt); err == nil {
+			w, rep = res.Weights, res.Report
 		}
-		if _, err := rep.WriteTo(stdout); err != nil {
-			return fail(err)
-		}
-		if err := w.Save(*out); err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(stdout, "\nwrote %s: generation %d, hash %s\n", *out, w.Generation, w.Hash())
-		return 0
 	}
-
-	res, err := train.Run(ctx, opt)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "train: interrupted; nothing written")
@@ -197,13 +190,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return fail(err)
 	}
-	if _, err := res.Report.WriteTo(stdout); err != nil {
+	if _, err := rep.WriteTo(stdout); err != nil {
 		return fail(err)
 	}
-	if err := res.Weights.Save(*out); err != nil {
+	if err := w.Save(*out); err != nil {
 		return fail(err)
 	}
-	fmt.Fprintf(stdout, "\nwrote %s: generation %d, hash %s\n", *out, res.Weights.Generation, res.Weights.Hash())
+	fmt.Fprintf(stdout, "\nwrote %s: generation %d, hash %s\n", *out, w.Generation, w.Hash())
 	return 0
 }
 
