@@ -137,12 +137,32 @@ func BenchmarkFrozen(b *testing.B) {
 	_ = f
 }
 
+// BenchmarkEndOfTurn times the end-of-game checks of the clueless32
+// positions, without a history and with one where a position has been seen
+// twice, which makes the repetition check run (a single step that repeats
+// nothing settles it; before, every move was generated).
 func BenchmarkEndOfTurn(b *testing.B) {
 	cases := loadClueless(b)
-	g := NewMoveGen()
-	for b.Loop() {
-		for i := range cases {
-			EndOfTurn(&cases[i].pos, nil, g)
-		}
+	hot := NewHistory()
+	other := mustPosition(b, standardOpening)
+	hot.Add(&other)
+	hot.Add(&other)
+	for _, bc := range []struct {
+		name string
+		hist *History
+	}{{"cold", nil}, {"hot", hot}} {
+		b.Run(bc.name, func(b *testing.B) {
+			g := NewMoveGen()
+			over := 0
+			for b.Loop() {
+				over = 0
+				for i := range cases {
+					if EndOfTurn(&cases[i].pos, bc.hist, g).Over() {
+						over++
+					}
+				}
+			}
+			b.ReportMetric(float64(over), "over")
+		})
 	}
 }

@@ -134,7 +134,10 @@ func EndOfTurn(p *Position, h *History, g *MoveGen) Outcome {
 		if g == nil {
 			g = NewMoveGen()
 		}
-		if g.Generate(p, h) == 0 {
+		// A single step that repeats nothing settles it (a step always
+		// changes the board, and p has one); only when every step makes a
+		// third repetition are the longer moves generated.
+		if g.GenerateUpTo(p, h, 1) == 0 && g.Generate(p, h) == 0 {
 			return Outcome{a, Repetition}
 		}
 	}

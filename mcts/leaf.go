@@ -39,15 +39,18 @@ func (w *worker) leafValue(turn *engine.Turn) (value float32, proven bool) {
 // endValue returns the value, for t's side, of ending the turn at t: exact
 // when the game ends or the opponent then reaches its goal.
 func (w *worker) endValue(t *engine.Turn) (float32, bool) {
-	next := engine.NewTurn(t.End())
+	// The next turn lives in the worker: the evaluation, an interface,
+	// would make a local one escape to the heap on every call.
+	next := &w.next
+	*next = engine.NewTurn(t.End())
 	var v float32
-	if w.gameOver(&next, &v) {
+	if w.gameOver(next, &v) {
 		return -v, true
 	}
-	if w.goal.reachable(&next) {
+	if w.goal.reachable(next) {
 		return -1, true
 	}
-	return -w.quiesce(&next), false
+	return -w.quiesce(next), false
 }
 
 // quiesce returns the better of the static value of t and its value after the

@@ -26,23 +26,35 @@ type Searcher struct {
 	// whose budget of simulations needs a larger tree then gets one (see
 	// treeNodes).
 	sized bool
-	// goals holds each thread's cache of goal searches, kept between
-	// searches and games (its answers depend on the position alone).
-	goals []*goalCache
+	// workers holds each thread's worker, kept between searches and games:
+	// its goal cache (whose answers depend on the position alone), its
+	// capture search with its table, and its buffers, so that a search
+	// allocates none of them again.
+	workers []*worker
+	// gen generates moves for the root's checks and the result (the
+	// repetition check, the fewest steps of the top moves).
+	gen *engine.MoveGen
+	// walk is the result's walk of the moves below the root.
+	walk moveWalk
 }
 
 // goalCacheBits sizes each thread's goal cache: 16,384 positions, 1.7 MB.
 const goalCacheBits = 14
 
-// goalCache returns the goal cache of thread i, made on first use.
-func (s *Searcher) goalCache(i int) *goalCache {
-	for len(s.goals) <= i {
-		s.goals = append(s.goals, nil)
+// worker returns thread i's worker for the search sr, made on first use,
+// with the state of any earlier search cleared.
+func (s *Searcher) worker(i int, sr *search) *worker {
+	for len(s.workers) <= i {
+		s.workers = append(s.workers, nil)
 	}
-	if s.goals[i] == nil {
-		s.goals[i] = newGoalCache(goalCacheBits)
+	w := s.workers[i]
+	if w == nil {
+		w = sr.newWorker()
+		w.goal.cache = newGoalCache(goalCacheBits)
+		s.workers[i] = w
 	}
-	return s.goals[i]
+	w.sr, w.depth, w.nodeBlock, w.edgeBlock = sr, 0, block{}, block{}
+	return w
 }
 
 // New returns a searcher with the settings cfg and the evaluation ev.
@@ -54,7 +66,7 @@ func New(cfg Config, ev Evaluator) (*Searcher, error) {
 	if ev == nil {
 		return nil, errors.New("mcts: no evaluator")
 	}
-	return &Searcher{cfg: c, eval: ev, sized: cfg.MaxNodes == 0}, nil
+	return &Searcher{cfg: c, eval: ev, sized: cfg.MaxNodes == 0, gen: engine.NewMoveGen()}, nil
 }
 
 // maxSizedNodes caps the tree that a budget of simulations sizes: some 60 GB
@@ -142,6 +154,8 @@ type worker struct {
 	depth     int32 // the longest descent
 	nodeBlock block // node and edge indices reserved for this worker
 	edgeBlock block
+	turn      engine.Turn // the state of the descent
+	next      engine.Turn // endValue's next turn
 }
 
 // Search searches from pos, the position at the start of a turn, and returns the
@@ -187,7 +201,7 @@ func deadlines(start time.Time, t time.Duration, ctxDeadline time.Time, scan, de
 func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *engine.History, o Override) (*Result, error) {
 	start := time.Now()
 	rootTurn := engine.NewTurn(pos)
-	if out := engine.EndOfTurn(&pos, hist, nil); out.Over() {
+	if out := engine.EndOfTurn(&pos, hist, s.gen); out.Over() {
 		return nil, fmt.Errorf("%w (%s)", ErrGameOver, out)
 	}
 	s.searches++
@@ -224,8 +238,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	}
 	ctxDeadline, _ := ctx.Deadline()
 	sr.deadline, sr.scanDeadline = deadlines(start, s.cfg.Time, ctxDeadline, sr.scans(), sr.deepScans())
-	w0 := sr.newWorker()
-	w0.goal.cache = s.goalCache(0)
+	w0 := s.worker(0, sr)
 	root := sr.t.node(sr.root)
 	if root.status.Load() != statusExpanded {
 		if !root.status.CompareAndSwap(statusNew, statusExpanding) {
@@ -243,8 +256,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	for i := range s.cfg.Threads {
 		w := w0
 		if i > 0 {
-			w = sr.newWorker()
-			w.goal.cache = s.goalCache(i)
+			w = s.worker(i, sr)
 		}
 		wg.Add(1)
 		go func() {
@@ -299,7 +311,8 @@ func (w *worker) simulate() {
 	sr := w.sr
 	t := sr.t
 	vl := int32(sr.s.cfg.VirtualLoss)
-	turn := sr.rootTurn
+	turn := &w.turn // in the worker, not on the heap at every descent
+	*turn = sr.rootTurn
 	w.path = append(w.path[:0], sr.root)
 	w.edges = w.edges[:0]
 	w.ends = w.ends[:0]
@@ -314,7 +327,7 @@ func (w *worker) simulate() {
 		}
 		if st := n.status.Load(); st != statusExpanded {
 			if n.status.CompareAndSwap(statusNew, statusExpanding) {
-				value = w.expand(n, &turn)
+				value = w.expand(n, turn)
 				break
 			}
 			for n.status.Load() != statusExpanded {
@@ -325,7 +338,7 @@ func (w *worker) simulate() {
 				break
 			}
 		}
-		ei := w.selectEdge(n, id == sr.root, &turn)
+		ei := w.selectEdge(n, id == sr.root, turn)
 		if ei < 0 {
 			value = -1
 			break
@@ -336,13 +349,13 @@ func (w *worker) simulate() {
 		if e.endsTurn() {
 			end := turn.End()
 			w.ends = append(w.ends, end.Key())
-			turn = engine.NewTurn(end)
+			*turn = engine.NewTurn(end)
 		} else {
 			turn.Play(e.step)
 		}
 		child := e.child.Load() - 1
 		if child < 0 {
-			k, h := keyOf(&turn)
+			k, h := keyOf(turn)
 			c := t.find(&k, h, &w.nodeBlock)
 			if c < 0 {
 				sr.full.Store(true)
