@@ -97,6 +97,21 @@ func (s *Searcher) keepTree(budget int64) bool {
 	return !s.sized || budget == math.MaxInt64 || t.size()+min(budget, maxSizedNodes)+1 <= t.nodes.limit
 }
 
+// freshTree gives the searcher an empty tree for a search of budget
+// simulations: its own tree emptied when that has the size the budget
+// needs, so that its memory, already mapped, is written again (a new tree's
+// memory is mapped page by page as it fills, and in a process of many
+// searchers, as self-play's workers are, those page faults wait on one
+// another), a new one otherwise.
+func (s *Searcher) freshTree(budget int64) {
+	n := s.treeNodes(budget)
+	if s.tree != nil && s.tree.maxNodes == n {
+		s.tree.reset()
+		return
+	}
+	s.tree = newTree(n)
+}
+
 // Config returns the settings in use, defaults filled in.
 func (s *Searcher) Config() Config { return s.cfg }
 
@@ -218,14 +233,14 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 		budget = int64(o.Visits)
 	}
 	if !s.keepTree(budget) {
-		s.tree = newTree(s.treeNodes(budget))
+		s.freshTree(budget)
 	}
 	sr := &search{s: s, t: s.tree, rootTurn: rootTurn, hist: hist, ctx: ctx}
 	k, h := keyOf(&rootTurn)
 	var rootBlock block
 	sr.root = sr.t.find(&k, h, &rootBlock)
 	if sr.root < 0 {
-		s.tree = newTree(s.treeNodes(budget))
+		s.freshTree(budget)
 		sr.t = s.tree
 		sr.root = sr.t.find(&k, h, &rootBlock)
 	}

@@ -143,3 +143,37 @@ func TestRestartIsNew(t *testing.T) {
 		t.Errorf("restarted searcher:\n%s\nnew searcher:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestFreshTreeReusesMemory checks that a search whose kept tree is too full
+// empties that tree rather than making a new one when the size is the same,
+// and that it finds what a new tree finds.
+func TestFreshTreeReusesMemory(t *testing.T) {
+	cfg := Config{Visits: 1500, Seed: 3, Minimax: 0.5, MaxNodes: 2048}
+	first := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
+	second := mustPosition(t, "g [rr mr rrrcdc dr  h eE h                R H    H   D DCC RRR M RR]")
+	run := func(drop bool) (string, *tree, *tree) {
+		s := newTestSearcher(t, cfg)
+		if _, err := s.Search(context.Background(), first, nil); err != nil {
+			t.Fatal(err)
+		}
+		before := s.tree
+		if before.size() <= int64(cfg.MaxNodes)/2 {
+			t.Fatalf("the first search left %d nodes: not enough to need a fresh tree", before.size())
+		}
+		if drop {
+			s.Reset()
+		}
+		res, err := s.Search(context.Background(), second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%s %v %d %d %d %v", res.Move, res.Value, res.Visits, res.Simulations, res.Nodes, res.Top), before, s.tree
+	}
+	got, before, after := run(false)
+	if before != after {
+		t.Error("the full tree was replaced by a new one of the same size, not emptied")
+	}
+	if want, _, _ := run(true); got != want {
+		t.Errorf("emptied tree:\n%s\nnew tree:\n%s", got, want)
+	}
+}

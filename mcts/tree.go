@@ -155,6 +155,8 @@ type tree struct {
 	// linearly from the state's hash; it is never more than half full.
 	slots []atomic.Int64
 	mask  uint64
+	// maxNodes is the size newTree was asked for.
+	maxNodes int
 }
 
 func newTree(maxNodes int) *tree {
@@ -168,11 +170,12 @@ func newTree(maxNodes int) *tree {
 		n <<= 1
 	}
 	return &tree{
-		nodes: nodes,
-		keys:  newArena[stateKey](maxNodes),
-		edges: newArena[edge](maxNodes * 16),
-		slots: make([]atomic.Int64, n),
-		mask:  uint64(n - 1),
+		nodes:    nodes,
+		keys:     newArena[stateKey](maxNodes),
+		edges:    newArena[edge](maxNodes * 16),
+		slots:    make([]atomic.Int64, n),
+		mask:     uint64(n - 1),
+		maxNodes: maxNodes,
 	}
 }
 
