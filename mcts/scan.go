@@ -28,7 +28,7 @@ type turnScan struct {
 	deep     *captureSearch
 	bound    []float32 // an upper bound on each move's value; its value when level is 2
 	level    []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
-	loss     []float32 // the threat in the exact values, unweighted (see threat)
+	loss     []float32 // the threat in the exact values, unweighted (see threat); at level 1, the threat of the bound (-1: not measured)
 	heap     scanHeap
 	best     float32 // the best exact value
 	bestMove int     // the index of a move of that value, or -1
@@ -131,12 +131,30 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 		q := sc.gen.Position(i)
 		switch sc.level[i] {
 		case 0:
-			sc.bound[i] = w.threatened(&q, w.capture, sc.threat)
+			// threatened, keeping the threat for the exact value: the
+			// threat is measured with the tree's capture search at both
+			// levels, so the exact value reuses it.
+			v := w.turnEndValue(&q, w.capture)
+			sc.loss[i] = -1
+			if sc.threat > 0 && v > -1 && v < 1 {
+				sc.loss[i] = w.threatLoss(&q, w.capture)
+				v += sc.threat * sc.loss[i]
+			}
+			sc.bound[i] = v
 			sc.level[i] = 1
 			heap.Fix(&sc.heap, 0)
 		default:
 			deep++
-			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat)
+			// threatParts with sc.deep, the threat reused when known.
+			v := w.turnEndValue(&q, sc.deep)
+			var loss float32
+			if sc.threat > 0 && v > -1 && v < 1 {
+				if loss = sc.loss[i]; loss < 0 {
+					loss = w.threatLoss(&q, w.capture)
+				}
+				v += sc.threat * loss
+			}
+			sc.bound[i], sc.loss[i] = v, loss
 			sc.level[i] = scanDone
 			if sc.bound[i] > sc.best || sc.bestMove < 0 {
 				sc.best, sc.bestMove = sc.bound[i], i
