@@ -110,6 +110,11 @@ type Report struct {
 	// SearchSims the mean over the positions of the search's on one thread.
 	WorkerSims float64 `json:"worker_simulations_per_second"`
 	SearchSims float64 `json:"search_simulations_per_second"`
+	// WorkerSearchSims is the simulations per second of that worker's
+	// searches alone (their simulations over the time they took): the
+	// search's own speed on the self-play config and positions, so that
+	// WorkerSims over it is the share of the worker's time spent searching.
+	WorkerSearchSims float64 `json:"worker_search_simulations_per_second"`
 }
 
 // Counts returns 1, 2, 4, ... up to n, and n.
@@ -182,6 +187,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0}
 		if w == 1 {
 			r.WorkerSims = float64(sum.Simulations) / sum.Elapsed.Seconds()
+			if sum.Searching > 0 {
+				r.WorkerSearchSims = float64(sum.Simulations) / sum.Searching.Seconds()
+			}
 		}
 		// The same games whatever the workers: the same bytes.
 		b, err := os.ReadFile(selfplay.ShardPath(out, 0))
@@ -283,6 +291,10 @@ func (r *Report) Write(w io.Writer) error {
 	if r.SearchSims > 0 && r.WorkerSims > 0 {
 		fmt.Fprintf(&b, "\none self-play worker: %s simulations/s, %.0f %% of the search's own on one thread (%s, the mean of the positions)\n",
 			thousands(r.WorkerSims), 100*r.WorkerSims/r.SearchSims, thousands(r.SearchSims))
+	}
+	if r.WorkerSearchSims > 0 && r.WorkerSims > 0 {
+		fmt.Fprintf(&b, "its searches alone: %s simulations/s (the self-play config and positions); %.0f %% of the worker's time is in them\n",
+			thousands(r.WorkerSearchSims), 100*r.WorkerSims/r.WorkerSearchSims)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -102,6 +102,11 @@ func TestRunTiny(t *testing.T) {
 	if r.WorkerSims <= 0 || r.SearchSims != (r.Rows[3].Rate+r.Rows[6].Rate)/2 {
 		t.Errorf("worker %v simulations/s, search %v (want the mean of %v and %v)", r.WorkerSims, r.SearchSims, r.Rows[3].Rate, r.Rows[6].Rate)
 	}
+	// A worker's searches alone are at least as fast as the worker, whose
+	// time holds them and the rest of its work.
+	if r.WorkerSearchSims < r.WorkerSims {
+		t.Errorf("the worker's searches alone make %v simulations/s, the worker %v", r.WorkerSearchSims, r.WorkerSims)
+	}
 	if len(lines) != len(r.Rows) || !strings.HasPrefix(lines[1], "self-play, 2 workers: ") || !strings.HasPrefix(lines[3], "search of the opening, 1 thread: ") {
 		t.Errorf("progress lines %q", lines)
 	}
@@ -118,6 +123,7 @@ func TestRunTiny(t *testing.T) {
 		" | 1.00x |\n| self-play rows/s | 2 | ",
 		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx |\n", thousands(r.Rows[8].Rate), r.Rows[8].Speedup),
 		"\none self-play worker: " + thousands(r.WorkerSims) + " simulations/s, ",
+		fmt.Sprintf("\nits searches alone: %s simulations/s (the self-play config and positions); %.0f %% of the worker's time is in them\n", thousands(r.WorkerSearchSims), 100*r.WorkerSims/r.WorkerSearchSims),
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("the table does not contain %q:\n%s", s, out)

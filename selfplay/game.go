@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"time"
 
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
@@ -28,8 +29,10 @@ type played struct {
 	outcome engine.Outcome // Reason MaxTurns when adjudicated
 	// fullTrees counts the searches that the tree filling up ended early.
 	fullTrees int
-	// sims counts the simulations of the game's searches.
-	sims int64
+	// sims counts the simulations of the game's searches, and searching
+	// the time they took.
+	sims      int64
+	searching time.Duration
 }
 
 // gameID makes a game id unique across the shards and games of a run: 24 bits
@@ -105,6 +108,7 @@ func playGameWith(ctx context.Context, c *Config, ev mcts.Evaluator, seed uint64
 			p.fullTrees++
 		}
 		p.sims += res.Simulations
+		p.searching += res.Elapsed
 		move := res.Sample(rng, c.temperature(len(p.rows)))
 		row := data.Row{
 			GameID:     id,

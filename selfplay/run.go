@@ -73,8 +73,12 @@ type Summary struct {
 	// the tree was full (search.max_nodes too small for the visits).
 	TreeFull int `json:"tree_full_searches"`
 	// Simulations counts the simulations of every search of the games played.
-	Simulations int64         `json:"simulations"`
-	Elapsed     time.Duration `json:"elapsed"`
+	Simulations int64 `json:"simulations"`
+	// Searching is the time the searches took, summed over the workers:
+	// with Elapsed and the workers, the share of the workers' time spent
+	// searching.
+	Searching time.Duration `json:"searching"`
+	Elapsed   time.Duration `json:"elapsed"`
 }
 
 // MeanLength returns the mean game length in plies (rows: moves after the
@@ -336,6 +340,7 @@ func (s *Summary) add(p *played) {
 	s.Rows += int64(len(p.rows))
 	s.TreeFull += p.fullTrees
 	s.Simulations += p.sims
+	s.Searching += p.searching
 	s.Terminations[p.outcome.Reason.String()]++
 	switch {
 	case p.outcome.Reason == engine.MaxTurns:

@@ -166,19 +166,20 @@ func TestConfigDiff(t *testing.T) {
 	}
 }
 
-// TestSummaryAdd: the summary counts games, rows, full trees, terminations
-// and who won.
+// TestSummaryAdd: the summary counts games, rows, full trees, terminations,
+// who won, simulations and the time spent searching.
 func TestSummaryAdd(t *testing.T) {
 	s := &Summary{Terminations: map[string]int{}}
 	for _, p := range []*played{
-		{rows: make([]data.Row, 5), fullTrees: 1, outcome: engine.Outcome{Reason: engine.Goal, Winner: engine.Gold}},
-		{rows: make([]data.Row, 7), outcome: engine.Outcome{Reason: engine.Goal, Winner: engine.Silver}},
+		{rows: make([]data.Row, 5), fullTrees: 1, sims: 300, searching: time.Second, outcome: engine.Outcome{Reason: engine.Goal, Winner: engine.Gold}},
+		{rows: make([]data.Row, 7), sims: 64, searching: 2 * time.Millisecond, outcome: engine.Outcome{Reason: engine.Goal, Winner: engine.Silver}},
 		{rows: make([]data.Row, 2), fullTrees: 2, outcome: engine.Outcome{Reason: engine.Elimination, Winner: engine.Gold}},
 		{rows: make([]data.Row, 9), outcome: engine.Outcome{Reason: engine.MaxTurns}},
 	} {
 		s.add(p)
 	}
 	want := Summary{Games: 4, Rows: 23, TreeFull: 3, GoldWins: 2, SilverWins: 1, Unfinished: 1,
+		Simulations: 364, Searching: time.Second + 2*time.Millisecond,
 		Terminations: map[string]int{"goal": 2, "elimination": 1, "max-turns": 1}}
 	if !reflect.DeepEqual(*s, want) {
 		t.Errorf("summary %+v, want %+v", *s, want)
