@@ -99,10 +99,9 @@ func (s *Searcher) keepTree(budget int64) bool {
 
 // freshTree gives the searcher an empty tree for a search of budget
 // simulations: its own tree emptied when that has the size the budget
-// needs, so that its memory, already mapped, is written again (a new tree's
-// memory is mapped page by page as it fills, and in a process of many
-// searchers, as self-play's workers are, those page faults wait on one
-// another), a new one otherwise.
+// needs, so that its memory, already mapped, is written again instead of
+// new memory being allocated, zeroed and mapped page by page as it fills;
+// a new one otherwise.
 func (s *Searcher) freshTree(budget int64) {
 	n := s.treeNodes(budget)
 	if s.tree != nil && s.tree.maxNodes == n {
