@@ -16,21 +16,55 @@ type goalSearch struct {
 }
 
 // goalCache remembers whether the side to move at the start of a turn can
-// reach its goal, for positions met again: the tactical leaves ask it of the
-// board after every turn end in the tree, and many nodes end their turn on
-// the same board (reached in another number of steps, or from another turn
-// start, which the tree keeps apart). A direct-mapped table whose entries
-// are checked against the whole position: its answers are exact.
+// reach its goal, and the turn start's quiescence value (see
+// worker.quiesce), for positions met again: the tactical leaves ask both of
+// the board after every turn end in the tree, and many nodes end their turn
+// on the same board (reached in another number of steps, or from another
+// turn start, which the tree keeps apart). A direct-mapped table whose
+// entries are checked against the whole position: its answers are exact.
 type goalCache struct {
 	keys  []engine.BoardKey
-	state []uint8 // 0 empty, 1 the goal is out of reach, 2 within reach
+	state []uint8 // bits: goalOut, goalIn (at most one), quietKnown; 0 empty
+	quiet []float32
 	mask  uint64
 }
+
+// The bits of goalCache.state.
+const (
+	goalOut    = 1 // the goal is out of reach
+	goalIn     = 2 // the goal is within reach
+	quietKnown = 4 // quiet holds the quiescence value
+)
 
 // newGoalCache returns a cache of 2^bits positions.
 func newGoalCache(bits int) *goalCache {
 	n := 1 << bits
-	return &goalCache{keys: make([]engine.BoardKey, n), state: make([]uint8, n), mask: uint64(n - 1)}
+	return &goalCache{keys: make([]engine.BoardKey, n), state: make([]uint8, n), quiet: make([]float32, n), mask: uint64(n - 1)}
+}
+
+// entry returns the slot of p, emptied first when it holds another position.
+func (c *goalCache) entry(p *engine.Position) uint64 {
+	i := p.Hash & c.mask
+	if k := p.Key(); c.state[i] == 0 || c.keys[i] != k {
+		c.keys[i], c.state[i] = k, 0
+	}
+	return i
+}
+
+// quietOf returns the quiescence value cached for the turn start p.
+func (c *goalCache) quietOf(p *engine.Position) (float32, bool) {
+	i := p.Hash & c.mask
+	if c.state[i]&quietKnown != 0 && c.keys[i] == p.Key() {
+		return c.quiet[i], true
+	}
+	return 0, false
+}
+
+// setQuiet caches v as the quiescence value of the turn start p.
+func (c *goalCache) setQuiet(p *engine.Position, v float32) {
+	i := c.entry(p)
+	c.state[i] |= quietKnown
+	c.quiet[i] = v
 }
 
 func newGoalSearch() *goalSearch {
@@ -74,14 +108,15 @@ func (g *goalSearch) reachable(t *engine.Turn) bool {
 		return ok
 	}
 	i := t.Pos.Hash & c.mask
-	k := t.Pos.Key()
-	if s := c.state[i]; s != 0 && c.keys[i] == k {
-		return s == 2
+	if s := c.state[i]; s&(goalOut|goalIn) != 0 && c.keys[i] == t.Pos.Key() {
+		return s&goalIn != 0
 	}
 	_, ok := g.rec(t, 0)
-	c.keys[i], c.state[i] = k, 1
+	i = c.entry(&t.Pos)
 	if ok {
-		c.state[i] = 2
+		c.state[i] |= goalIn
+	} else {
+		c.state[i] |= goalOut
 	}
 	return ok
 }

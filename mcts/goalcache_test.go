@@ -54,3 +54,51 @@ func TestGoalCacheExact(t *testing.T) {
 		t.Errorf("the goal is within reach in %d of %d positions: the test needs both answers", reach, len(positions))
 	}
 }
+
+// TestQuietCacheExact checks that the quiescence values kept in the goal
+// cache are those computed afresh, with a cache of one slot (every position
+// pushing out the last, goal answers and values sharing slots) and a large
+// one, positions met twice, inside a turn (not cached) and at its start.
+func TestQuietCacheExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var positions []engine.Position
+	for len(positions) < 200 {
+		if p := randomNearGoal(rng); p.HasStep() {
+			positions = append(positions, p, mirror(p))
+		}
+	}
+	plain := deepWorker(t)
+	hits := 0
+	for _, bits := range []int{0, 14} {
+		w := deepWorker(t)
+		w.goal.cache = newGoalCache(bits)
+		for round := range 2 {
+			for _, p := range positions {
+				turn := engine.NewTurn(p)
+				w.goal.reachable(&turn)
+				if _, ok := w.goal.cache.quietOf(&turn.Pos); ok {
+					hits++
+				}
+				if got, want := w.quiesce(&turn), plain.quiesce(&turn); got != want {
+					t.Fatalf("cache of 2^%d, round %d: %s: quiesce %v, want %v", bits, round, p.String(), got, want)
+				}
+				steps := turn.LegalSteps(nil)
+				if len(steps) == 0 {
+					continue
+				}
+				in := turn
+				in.Play(steps[0])
+				fresh := engine.NewTurn(in.Pos) // the same board at a turn start: cached first
+				w.quiesce(&fresh)
+				if got, want := w.quiesce(&in), plain.quiesce(&in); got != want {
+					t.Fatalf("cache of 2^%d: %s after %v: quiesce %v, want %v", bits, p.String(), steps[0], got, want)
+				}
+			}
+		}
+	}
+	// The second round of the large cache finds nearly every value (a few
+	// slots are shared with the boards one step in).
+	if hits < len(positions)*9/10 {
+		t.Errorf("%d values found in the cache of %d positions met twice", hits, len(positions))
+	}
+}

@@ -54,9 +54,19 @@ func (w *worker) endValue(t *engine.Turn) (float32, bool) {
 }
 
 // quiesce returns the better of the static value of t and its value after the
-// side to move's most profitable capture line this turn.
+// side to move's most profitable capture line this turn. At a turn start it
+// is a function of the position, kept in the goal cache.
 func (w *worker) quiesce(t *engine.Turn) float32 {
-	return w.quiesceWith(t, w.capture)
+	c := w.goal.cache
+	if c == nil || t.Used != 0 {
+		return w.quiesceWith(t, w.capture)
+	}
+	if v, ok := c.quietOf(&t.Pos); ok {
+		return v
+	}
+	v := w.quiesceWith(t, w.capture)
+	c.setQuiet(&t.Pos, v)
+	return v
 }
 
 // quiesceWith is quiesce with the capture search cs.
