@@ -7,18 +7,24 @@ import (
 	"github.com/arimaalab/arimaalab/engine"
 )
 
+// nearGoalPositions returns at least n random positions with rabbits near
+// their goals and a legal step, each followed by its mirror image.
+func nearGoalPositions(rng *rand.Rand, n int) []engine.Position {
+	var positions []engine.Position
+	for len(positions) < n {
+		if p := randomNearGoal(rng); p.HasStep() {
+			positions = append(positions, p, mirror(p))
+		}
+	}
+	return positions
+}
+
 // TestGoalCacheExact: with a cache, reachable answers as the search without
 // one, on the first question and the repeated one, in a cache of one entry
 // (every position on the same slot) and in a large one; turns past their
 // start are never taken from the cache.
 func TestGoalCacheExact(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var positions []engine.Position
-	for len(positions) < 300 {
-		if p := randomNearGoal(rng); p.HasStep() {
-			positions = append(positions, p, mirror(p))
-		}
-	}
+	positions := nearGoalPositions(rand.New(rand.NewPCG(3, 4)), 300)
 	plain := newGoalSearch()
 	reach := 0
 	for _, bits := range []int{0, 14} {
@@ -60,13 +66,7 @@ func TestGoalCacheExact(t *testing.T) {
 // pushing out the last, goal answers and values sharing slots) and a large
 // one, positions met twice, inside a turn (not cached) and at its start.
 func TestQuietCacheExact(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	var positions []engine.Position
-	for len(positions) < 200 {
-		if p := randomNearGoal(rng); p.HasStep() {
-			positions = append(positions, p, mirror(p))
-		}
-	}
+	positions := nearGoalPositions(rand.New(rand.NewPCG(5, 6)), 200)
 	plain := deepWorker(t)
 	hits := 0
 	for _, bits := range []int{0, 14} {

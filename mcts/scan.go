@@ -28,7 +28,7 @@ type turnScan struct {
 	deep     *captureSearch
 	bound    []float32 // an upper bound on each move's value; its value when level is 2
 	level    []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
-	loss     []float32 // the threat in the exact values, unweighted (see threat); at level 1, the threat of the bound (-1: not measured)
+	loss     []float32 // the threat in the bound or value, unweighted (see threat); -1: not measured
 	heap     scanHeap
 	best     float32 // the best exact value
 	bestMove int     // the index of a move of that value, or -1
@@ -131,30 +131,14 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 		q := sc.gen.Position(i)
 		switch sc.level[i] {
 		case 0:
-			// threatened, keeping the threat for the exact value: the
-			// threat is measured with the tree's capture search at both
-			// levels, so the exact value reuses it.
-			v := w.turnEndValue(&q, w.capture)
-			sc.loss[i] = -1
-			if sc.threat > 0 && v > -1 && v < 1 {
-				sc.loss[i] = w.threatLoss(&q, w.capture)
-				v += sc.threat * sc.loss[i]
-			}
-			sc.bound[i] = v
+			// The threat is measured with the tree's capture search at
+			// both levels: the exact value reuses the bound's.
+			sc.bound[i], sc.loss[i] = w.threatParts(&q, w.capture, sc.threat, -1)
 			sc.level[i] = 1
 			heap.Fix(&sc.heap, 0)
 		default:
 			deep++
-			// threatParts with sc.deep, the threat reused when known.
-			v := w.turnEndValue(&q, sc.deep)
-			var loss float32
-			if sc.threat > 0 && v > -1 && v < 1 {
-				if loss = sc.loss[i]; loss < 0 {
-					loss = w.threatLoss(&q, w.capture)
-				}
-				v += sc.threat * loss
-			}
-			sc.bound[i], sc.loss[i] = v, loss
+			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat, sc.loss[i])
 			sc.level[i] = scanDone
 			if sc.bound[i] > sc.best || sc.bestMove < 0 {
 				sc.best, sc.bestMove = sc.bound[i], i
@@ -189,16 +173,20 @@ func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
 // decided: with the scan's own search and threat, the exact value the scan
 // gives that move.
 func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float32) float32 {
-	v, _ := w.threatParts(q, cs, threat)
+	v, _ := w.threatParts(q, cs, threat, -1)
 	return v
 }
 
-// threatParts returns threatened's value and the threat in it, unweighted
-// (0 when threat is 0 or the game is decided).
-func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat float32) (v, loss float32) {
-	v = w.turnEndValue(q, cs)
+// threatParts returns threatened's value and the threat in it, unweighted:
+// known when it is 0 or more (measured before for q), measured otherwise;
+// -1 when not measured (threat is 0 or the game is decided).
+func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, known float32) (v, loss float32) {
+	v, loss = w.turnEndValue(q, cs), -1
 	if threat > 0 && v > -1 && v < 1 {
-		loss = w.threatLoss(q, w.capture)
+		loss = known
+		if loss < 0 {
+			loss = w.threatLoss(q, w.capture)
+		}
 		v += threat * loss
 	}
 	return v, loss
