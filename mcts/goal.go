@@ -51,6 +51,9 @@ func (c *goalCache) entry(p *engine.Position) uint64 {
 	return i
 }
 
+// clear empties the cache, its memory kept.
+func (c *goalCache) clear() { clear(c.state) }
+
 // quietOf returns the quiescence value cached for the turn start p.
 func (c *goalCache) quietOf(p *engine.Position) (float32, bool) {
 	i := p.Hash & c.mask

@@ -118,7 +118,8 @@ func (s *Searcher) Config() Config { return s.cfg }
 func (s *Searcher) Reset() { s.tree = nil }
 
 // Restart makes the searcher as New made it with the seed seed: the same
-// searches follow, but its tree, emptied, keeps its memory, which a new
+// searches follow, with the same work, but its tree and its threads' caches,
+// emptied, keep their memory, which a new
 // game then fills again without allocating it (self-play plays many games
 // one after another).
 func (s *Searcher) Restart(seed uint64) {
@@ -126,6 +127,14 @@ func (s *Searcher) Restart(seed uint64) {
 	s.searches = 0
 	if s.tree != nil {
 		s.tree.reset()
+	}
+	// The workers' caches are emptied too, so that the searches that follow
+	// do the work a new searcher's would (their answers are the same either
+	// way).
+	for _, w := range s.workers {
+		if w != nil && w.goal.cache != nil {
+			w.goal.cache.clear()
+		}
 	}
 }
 

@@ -108,9 +108,10 @@ func TestLargeBudgetNotCut(t *testing.T) {
 	}
 }
 
-// TestRestartIsNew: a searcher restarted with a seed, its tree emptied but
-// its memory kept from other searches, searches a game exactly as a new
-// searcher with that seed does (self-play restarts one per game).
+// TestRestartIsNew: a searcher restarted with a seed, its tree and caches
+// emptied but their memory kept from other searches, searches a game exactly
+// as a new searcher with that seed does, with nothing cached in advance
+// (self-play restarts one per game).
 func TestRestartIsNew(t *testing.T) {
 	cfg := Config{Visits: 300, Seed: 11, DirichletAlpha: 0.3, Minimax: 0.5, MaxNodes: 1 << 14}
 	game := func(s *Searcher) []string {
@@ -137,8 +138,26 @@ func TestRestartIsNew(t *testing.T) {
 	other := cfg
 	other.Seed = 5
 	s := newTestSearcher(t, other)
-	game(s) // fills the tree with another game
+	game(s) // fills the tree and the caches with another game
+	cached := func() int {
+		n := 0
+		for _, w := range s.workers {
+			for _, st := range w.goal.cache.state {
+				if st != 0 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if cached() == 0 {
+		t.Fatal("a game left nothing in the goal caches")
+	}
 	s.Restart(cfg.Seed)
+	// The same work as a new searcher's: nothing known in advance.
+	if n := cached(); n != 0 {
+		t.Errorf("%d positions still cached after Restart", n)
+	}
 	if got := game(s); !slices.Equal(got, want) {
 		t.Errorf("restarted searcher:\n%s\nnew searcher:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -2,7 +2,11 @@
 // machine: self-play rows per second with 1, 2, 4, ... workers, and search
 // simulations per second with 1, 2, 4, ... threads on an opening and a
 // middlegame, each with its speed-up over one, and how many simulations a
-// second one self-play worker makes beside the search alone. The same games
+// second one self-play worker makes beside the search alone. Each search is
+// measured twice: by a new searcher, whose tree and thread state are
+// allocated and mapped while it searches, and by the same searcher again,
+// restarted with its memory kept, as the AEI engine searches move after move
+// and self-play's workers game after game. The same games
 // are played at every worker count, and the shards they write must be the
 // same bytes: Run checks that too.
 package scaling
@@ -91,6 +95,10 @@ type Measurement struct {
 	Speedup float64 `json:"speedup"`
 	// TreeFull says that a full tree ended a search before its budget.
 	TreeFull bool `json:"tree_full,omitempty"`
+	// Faults is the minor page faults of the process during the
+	// measurement (memory mapped on first touch), -1 where the system does
+	// not say.
+	Faults int64 `json:"minor_faults"`
 }
 
 // Report is what Run measured.
@@ -107,7 +115,8 @@ type Report struct {
 	// Rows lists self-play first, then each position's search.
 	Rows []Measurement `json:"rows"`
 	// WorkerSims is the simulations per second of one self-play worker,
-	// SearchSims the mean over the positions of the search's on one thread.
+	// SearchSims the mean over the positions of the search's on one thread
+	// (the searcher reused, as a self-play worker's is).
 	WorkerSims float64 `json:"worker_simulations_per_second"`
 	SearchSims float64 `json:"search_simulations_per_second"`
 	// WorkerSearchSims is the simulations per second of that worker's
@@ -179,12 +188,13 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	var first []byte
 	for _, w := range counts {
 		out := filepath.Join(dir, "workers-"+strconv.Itoa(w))
+		f0 := minorFaults()
 		sum, err := selfplay.Run(ctx, opt.SelfPlay, selfplay.Options{Out: out, Seed: opt.Seed, Games: games, Shards: 1,
 			Shard: -1, Workers: w, Weights: opt.Weights, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			return nil, fmt.Errorf("scaling: self-play, %d workers: %w", w, err)
 		}
-		m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0}
+		m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0, Faults: faultsSince(f0)}
 		if w == 1 {
 			r.WorkerSims = float64(sum.Simulations) / sum.Elapsed.Seconds()
 			if sum.Searching > 0 {
@@ -226,16 +236,30 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			if err != nil {
 				return nil, fmt.Errorf("scaling: %w", err)
 			}
-			res, err := s.Search(ctx, p.Pos, nil)
-			if err != nil {
-				return nil, fmt.Errorf("scaling: search of the %s, %d threads: %w", p.Name, t, err)
+			// The new searcher first, then the same one restarted: the
+			// same simulations in memory already mapped.
+			for _, reused := range []bool{false, true} {
+				what := "search simulations/s, " + p.Name + ", new searcher"
+				if reused {
+					s.Restart(opt.Seed)
+					what = "search simulations/s, " + p.Name
+				}
+				f0 := minorFaults()
+				res, err := s.Search(ctx, p.Pos, nil)
+				if err != nil {
+					return nil, fmt.Errorf("scaling: search of the %s, %d threads: %w", p.Name, t, err)
+				}
+				m := Measurement{What: what, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull, Faults: faultsSince(f0)}
+				m = r.add(m)
+				if t == 1 && reused {
+					one += m.Rate
+				}
+				kind := "new searcher"
+				if reused {
+					kind = "searcher reused"
+				}
+				progress(fmt.Sprintf("search of the %s, %s, %s: %s simulations/s", p.Name, plural(t, "thread"), kind, thousands(m.Rate)))
 			}
-			m := Measurement{What: "search simulations/s, " + p.Name, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull}
-			m = r.add(m)
-			if t == 1 {
-				one += m.Rate
-			}
-			progress(fmt.Sprintf("search of the %s, %s: %s simulations/s", p.Name, plural(t, "thread"), thousands(m.Rate)))
 		}
 	}
 	if len(positions) > 0 {
@@ -279,14 +303,18 @@ func (r *Report) Write(w io.Writer) error {
 		r.Cores, r.GOMAXPROCS, r.Platform, formatLoad(r.LoadBefore), formatLoad(r.LoadAfter))
 	fmt.Fprintf(&b, "work      self-play: %d games, one shard, the same bytes at every worker count; search: %d simulations a position, the self-play search settings without noise or scan\n\n",
 		r.Games, r.Visits)
-	fmt.Fprintln(&b, "| what | workers or threads | per second | speed-up |")
-	fmt.Fprintln(&b, "|---|---|---|---|")
+	fmt.Fprintln(&b, "| what | workers or threads | per second | speed-up | minor page faults |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|")
 	for _, m := range r.Rows {
 		note := ""
 		if m.TreeFull {
 			note = " (tree full: ended early)"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s%s | %.2fx |\n", m.What, m.N, thousands(m.Rate), note, m.Speedup)
+		faults := "unknown"
+		if m.Faults >= 0 {
+			faults = thousands(float64(m.Faults))
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s%s | %.2fx | %s |\n", m.What, m.N, thousands(m.Rate), note, m.Speedup, faults)
 	}
 	if r.SearchSims > 0 && r.WorkerSims > 0 {
 		fmt.Fprintf(&b, "\none self-play worker: %s simulations/s, %.0f %% of the search's own on one thread (%s, the mean of the positions)\n",
@@ -336,4 +364,14 @@ func loadAverage() float64 {
 		return -1
 	}
 	return x
+}
+
+// faultsSince returns the minor page faults since minorFaults returned
+// before, or -1 where either count is unknown.
+func faultsSince(before int64) int64 {
+	now := minorFaults()
+	if before < 0 || now < 0 {
+		return -1
+	}
+	return now - before
 }

@@ -73,10 +73,11 @@ func TestRunTiny(t *testing.T) {
 	for _, m := range r.Rows {
 		what = append(what, fmt.Sprintf("%s %d", m.What, m.N))
 	}
-	want := []string{
-		"self-play rows/s 1", "self-play rows/s 2", "self-play rows/s 3",
-		"search simulations/s, opening 1", "search simulations/s, opening 2", "search simulations/s, opening 3",
-		"search simulations/s, middlegame 1", "search simulations/s, middlegame 2", "search simulations/s, middlegame 3",
+	want := []string{"self-play rows/s 1", "self-play rows/s 2", "self-play rows/s 3"}
+	for _, p := range []string{"opening", "middlegame"} {
+		for n := 1; n <= 3; n++ {
+			want = append(want, fmt.Sprintf("search simulations/s, %s, new searcher %d", p, n), fmt.Sprintf("search simulations/s, %s %d", p, n))
+		}
 	}
 	if !slices.Equal(what, want) {
 		t.Fatalf("rows %q, want %q", what, want)
@@ -94,20 +95,28 @@ func TestRunTiny(t *testing.T) {
 		case m.TreeFull:
 			t.Errorf("%s %d: tree full", m.What, m.N)
 		}
-		one := r.Rows[i/3*3]
+		if m.Faults < 0 {
+			t.Errorf("%s %d: page faults unknown", m.What, m.N)
+		}
+		one := r.Rows[0]
+		if i >= 3 {
+			// The rows of a position alternate: new searcher, reused.
+			one = r.Rows[3+(i-3)/6*6+(i-3)%2]
+		}
 		if d := m.Speedup - m.Rate/one.Rate; d > 1e-9 || d < -1e-9 {
 			t.Errorf("%s %d: speed-up %v, want %v / %v", m.What, m.N, m.Speedup, m.Rate, one.Rate)
 		}
 	}
-	if r.WorkerSims <= 0 || r.SearchSims != (r.Rows[3].Rate+r.Rows[6].Rate)/2 {
-		t.Errorf("worker %v simulations/s, search %v (want the mean of %v and %v)", r.WorkerSims, r.SearchSims, r.Rows[3].Rate, r.Rows[6].Rate)
+	if r.WorkerSims <= 0 || r.SearchSims != (r.Rows[4].Rate+r.Rows[10].Rate)/2 {
+		t.Errorf("worker %v simulations/s, search %v (want the mean of the reused searchers' %v and %v)", r.WorkerSims, r.SearchSims, r.Rows[4].Rate, r.Rows[10].Rate)
 	}
 	// A worker's searches alone are at least as fast as the worker, whose
 	// time holds them and the rest of its work.
 	if r.WorkerSearchSims < r.WorkerSims {
 		t.Errorf("the worker's searches alone make %v simulations/s, the worker %v", r.WorkerSearchSims, r.WorkerSims)
 	}
-	if len(lines) != len(r.Rows) || !strings.HasPrefix(lines[1], "self-play, 2 workers: ") || !strings.HasPrefix(lines[3], "search of the opening, 1 thread: ") {
+	if len(lines) != len(r.Rows) || !strings.HasPrefix(lines[1], "self-play, 2 workers: ") || !strings.HasPrefix(lines[3], "search of the opening, 1 thread, new searcher: ") ||
+		!strings.HasPrefix(lines[4], "search of the opening, 1 thread, searcher reused: ") {
 		t.Errorf("progress lines %q", lines)
 	}
 	var b bytes.Buffer
@@ -119,9 +128,9 @@ func TestRunTiny(t *testing.T) {
 		"machine   3 cores (GOMAXPROCS ",
 		"self-play: 3 games",
 		"search: 300 simulations a position",
-		"| what | workers or threads | per second | speed-up |\n|---|---|---|---|\n| self-play rows/s | 1 | ",
-		" | 1.00x |\n| self-play rows/s | 2 | ",
-		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx |\n", thousands(r.Rows[8].Rate), r.Rows[8].Speedup),
+		"| what | workers or threads | per second | speed-up | minor page faults |\n|---|---|---|---|---|\n| self-play rows/s | 1 | ",
+		" | 1.00x | " + thousands(float64(r.Rows[0].Faults)) + " |\n| self-play rows/s | 2 | ",
+		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx | %s |\n", thousands(r.Rows[14].Rate), r.Rows[14].Speedup, thousands(float64(r.Rows[14].Faults))),
 		"\none self-play worker: " + thousands(r.WorkerSims) + " simulations/s, ",
 		fmt.Sprintf("\nits searches alone: %s simulations/s (the self-play config and positions); %.0f %% of the worker's time is in them\n", thousands(r.WorkerSearchSims), 100*r.WorkerSims/r.WorkerSearchSims),
 	} {

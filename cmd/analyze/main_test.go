@@ -187,7 +187,7 @@ func TestBench(t *testing.T) {
 		{name: "help", args: []string{"bench", "-h"}, wantErr: "-runs N"},
 		{name: "selfplay tiny", args: []string{"bench", "-selfplay", "-cores", "2", "-games", "2", "-visits", "100", "-config", tiny},
 			wantOut: []string{"machine   2 cores", "| self-play rows/s | 2 | ", "| search simulations/s, opening | 2 | ", "| search simulations/s, middlegame | 1 | ", "one self-play worker: "},
-			wantErr: "search of the middlegame, 2 threads: "},
+			wantErr: "search of the middlegame, 2 threads, searcher reused: "},
 		{name: "selfplay with runs", args: []string{"bench", "-selfplay", "-runs", "2"}, wantCode: 2, wantErr: "-runs does not go with -selfplay"},
 		{name: "selfplay with file", args: []string{"bench", "-selfplay", one}, wantCode: 2, wantErr: "-selfplay takes no FILE"},
 		{name: "selfplay zero cores", args: []string{"bench", "-selfplay", "-cores", "0"}, wantCode: 2, wantErr: "-cores must be at least 1"},
