@@ -13,6 +13,10 @@ type goalSearch struct {
 	turns [engine.MaxSteps + 1]engine.Turn
 	path  [engine.MaxSteps]engine.Step
 	cache *goalCache // nil: none
+	// full turns off the cut of goalRegion (tests compare the two).
+	full bool
+	// limit, when positive, is the most steps a sequence may take.
+	limit int
 }
 
 // goalCache remembers whether the side to move at the start of a turn can
@@ -94,13 +98,17 @@ func rankDistance(r engine.Bitboard, c engine.Color, limit int) int {
 }
 
 // find reports whether t's side can reach its goal this turn, and a step
-// sequence that does it.
+// sequence that does it with the fewest steps: searched with one step, then
+// two, and so on, so that the move played and recorded wastes none (a
+// shortest way to the goal is also the shortest way to the board it leaves).
 func (g *goalSearch) find(t *engine.Turn) ([]engine.Step, bool) {
-	n, ok := g.rec(t, 0)
-	if !ok {
-		return nil, false
+	defer func() { g.limit = 0 }()
+	for g.limit = 1; g.limit <= t.StepsLeft(); g.limit++ {
+		if n, ok := g.rec(t, 0); ok {
+			return append([]engine.Step(nil), g.path[:n]...), true
+		}
 	}
-	return append([]engine.Step(nil), g.path[:n]...), true
+	return nil, false
 }
 
 // reachable reports whether t's side can reach its goal this turn.
@@ -124,11 +132,57 @@ func (g *goalSearch) reachable(t *engine.Turn) bool {
 	return ok
 }
 
+// goalRegion returns the squares where a step can help one of the rabbits
+// of colour c in r reach the goal in left steps when the nearest of them is
+// left-1 ranks away, with one step to spare: the squares those rabbits could
+// stand on (their file and the files beside it, from their rank to the goal:
+// left-1 steps forward and one aside) and the squares beside them.
+//
+// Why nothing else helps: a sequence that reaches the goal is a rabbit's own
+// steps forward and at most one other step X (a push or a pull takes two
+// steps, so the opponent's pieces cannot move, and the rabbits left ranks
+// away have no step to spare at all; the one exception is the second half of
+// a pull that the step before began, which moves an opponent's piece in one
+// step). X is needed only to empty a square the rabbit enters (X starts
+// there, or X unguards a piece of its own on a trap there, which is
+// captured: X starts beside that trap), to unfreeze it or
+// guard it on a trap it crosses (X ends beside a square it stands on), or to
+// step the rabbit aside (X starts on its square). A step that starts and
+// ends elsewhere changes none of those squares or their neighbours, except
+// by capturing a piece of its own on a trap beside them, which never helps;
+// so the sequence without it reaches the goal too, and starts with a step
+// that the search tries. TestGoalRegionExact checks this against the search
+// without the cut.
+func goalRegion(r engine.Bitboard, c engine.Color, left int) engine.Bitboard {
+	var near engine.Bitboard // the ranks within left of the goal
+	for k := 0; k <= left && k < 8; k++ {
+		if c == engine.Silver {
+			near |= engine.Rank1 << (8 * uint(k))
+		} else {
+			near |= engine.Rank8 >> (8 * uint(k))
+		}
+	}
+	x := r & near
+	// Fill towards the goal.
+	for range 7 {
+		if c == engine.Silver {
+			x |= x.South()
+		} else {
+			x |= x.North()
+		}
+	}
+	x |= x.East() | x.West()
+	return x | x.Neighbors()
+}
+
 func (g *goalSearch) rec(t *engine.Turn, depth int) (int, bool) {
 	c := t.Pos.Side
 	rabbit := engine.MakePiece(c, engine.Rabbit)
 	rabbits := t.Pos.Bits[rabbit]
 	left := t.StepsLeft()
+	if g.limit > 0 {
+		left = min(left, g.limit-depth)
+	}
 	d := rankDistance(rabbits, c, left)
 	if d == 0 && t.CanEnd() == nil {
 		return depth, true
@@ -161,7 +215,20 @@ func (g *goalSearch) rec(t *engine.Turn, depth int) (int, bool) {
 	}
 	steps := t.LegalSteps(g.bufs[depth][:0])
 	g.bufs[depth] = steps
+	// One step to spare: only a step of the side's own that starts or ends
+	// beside a square its rabbits could cross can help (see goalRegion).
+	spare := d == left-1 && !t.PushPending() && !g.full
+	var region engine.Bitboard
+	pull, _ := t.Pull()
+	if spare {
+		region = goalRegion(rabbits, c, left)
+	}
 	for _, s := range steps {
+		// The opponent's pieces move only as the second half of a pull
+		// begun by the step before: a push would take two steps.
+		if spare && (s.Piece.Color() != c && s.To() != pull || !region.Has(s.From) && !region.Has(s.To())) {
+			continue
+		}
 		*next = *t
 		next.Play(s)
 		g.path[depth] = s

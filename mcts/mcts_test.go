@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -195,6 +197,93 @@ func TestGoalSearchRandom(t *testing.T) {
 	t.Logf("%d of %d random positions have a goal this turn", wins, n)
 }
 
+// TestGoalRegionExact checks the cut of goalRegion (with one step to spare,
+// only steps beside the rabbits' squares are tried) against the search
+// without it, on random positions with rabbits one to five ranks from their
+// goal, for both colours, at the start of a turn and after one to three
+// random steps (where the cut applies with fewer steps left). The search
+// without the cut is checked against every full move by TestGoalSearchRandom.
+func TestGoalRegionExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	cut, full := newGoalSearch(), newGoalSearch()
+	full.full = true
+	n := 3000
+	if s := os.Getenv("GOALREGION_N"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	if testing.Short() {
+		n = 800
+	}
+	var tried, wins, spare int
+	for range n {
+		p := randomNearGoal(rng)
+		// A rabbit a rank or two nearer, sometimes: the cut applies earlier.
+		if rng.IntN(2) == 0 {
+			sq := engine.Square(48 + rng.IntN(8))
+			if p.At(sq) == engine.NoPiece {
+				p.Put(engine.MakePiece(engine.Gold, engine.Rabbit), sq)
+			}
+		}
+		for _, q := range []engine.Position{p, mirror(p)} {
+			if !q.HasStep() {
+				continue
+			}
+			tr := engine.NewTurn(q)
+			for k := rng.IntN(4); ; k-- {
+				tried++
+				_, got := cut.rec(&tr, 0)
+				_, want := full.rec(&tr, 0)
+				if got != want {
+					t.Fatalf("after %d steps: goal %v with the cut, %v without\n%s", tr.Used, got, want, tr.Pos.Diagram())
+				}
+				if got {
+					wins++
+				}
+				left := tr.StepsLeft()
+				if rankDistance(tr.Pos.Bits[engine.MakePiece(tr.Pos.Side, engine.Rabbit)], tr.Pos.Side, left) == left-1 {
+					spare++
+				}
+				steps := tr.LegalSteps(nil)
+				if k == 0 || len(steps) == 0 || left <= 1 {
+					break
+				}
+				tr.Play(steps[rng.IntN(len(steps))])
+			}
+		}
+	}
+	if wins == 0 || wins == tried || spare < tried/10 {
+		t.Fatalf("%d states, %d with a goal, %d with one step to spare: the generator tests too little", tried, wins, spare)
+	}
+	t.Logf("%d states, %d with a goal, %d with one step to spare at the top", tried, wins, spare)
+}
+
+// BenchmarkGoalSearch times the exact goal search at the start of a turn on
+// 400 random positions with rabbits near their goals (half of them for
+// Silver) and on the clueless32 positions, with the cut of goalRegion and
+// without it.
+func BenchmarkGoalSearch(b *testing.B) {
+	positions := nearGoalPositions(rand.New(rand.NewPCG(5, 6)), 200)
+	for _, s := range benchPositions {
+		positions = append(positions, mustPosition(b, s))
+	}
+	for _, full := range []bool{false, true} {
+		name := "cut"
+		if full {
+			name = "full"
+		}
+		b.Run(name, func(b *testing.B) {
+			g := newGoalSearch()
+			g.full = full
+			for b.Loop() {
+				for i := range positions {
+					tr := engine.NewTurn(positions[i])
+					g.rec(&tr, 0)
+				}
+			}
+		})
+	}
+}
+
 func newTestSearcher(t testing.TB, cfg Config) *Searcher {
 	t.Helper()
 	s, err := New(cfg, materialEval{})
@@ -227,6 +316,33 @@ func TestSearchFindsGoal(t *testing.T) {
 	}
 	if !res.Proven || res.Value != 1 {
 		t.Fatalf("goal not proven: %+v", res)
+	}
+}
+
+// TestGoalMoveIsShortest: a search that finds a goal plays it in the fewest
+// steps, with nothing else moved (the goal search alone once found Rb1n Ra1e
+// Rb1w Rb7n for the first position's kind, a rabbit stepping out and back).
+func TestGoalMoveIsShortest(t *testing.T) {
+	tests := []struct {
+		side   engine.Color
+		pieces string
+		steps  int
+	}{
+		{engine.Gold, "Ra1 Rb1 Rc1 Rd1 Ee1 Rb7 ra8 rh8 eh1", 1},
+		{engine.Gold, "Ra1 Rb1 Rc1 Rd1 Ee1 Rb6 ra8 rh8 eh1", 2},
+		{engine.Silver, "ra8 rb8 rc8 rd8 ee8 rg2 Ra1 Rh1 Eh8", 1},
+		{engine.Gold, "Ra7 ca8 Db8 rh8 ea1", 3}, // the cat pulled or pushed out of the way
+	}
+	for _, tc := range tests {
+		p := build(t, tc.side, tc.pieces)
+		s := newTestSearcher(t, Config{Visits: 100})
+		res, err := s.Search(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Proven || len(res.Steps) != tc.steps {
+			t.Errorf("%s: move %q (proven %v), want a goal in %d steps", tc.pieces, res.Move, res.Proven, tc.steps)
+		}
 	}
 }
 
