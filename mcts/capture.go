@@ -118,6 +118,12 @@ func (c *captureSearch) rec(depth, gain int) {
 	if left <= 0 {
 		return
 	}
+	// One step captures nothing but the second half of a push or a pull:
+	// the opponent's pieces on traps keep their guards while only the
+	// side's own pieces move (every capture bound is two steps or more).
+	if left == 1 && !t.PushPending() && !c.pullPossible(t) {
+		return
+	}
 	if depth > 0 && c.seen != nil {
 		k := captureKey(t)
 		e := &c.seen[k>>(64-seenBits)]
