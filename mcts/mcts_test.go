@@ -203,6 +203,7 @@ func TestGoalSearchRandom(t *testing.T) {
 // goal, for both colours, at the start of a turn and after one to three
 // random steps (where the cut applies with fewer steps left). The search
 // without the cut is checked against every full move by TestGoalSearchRandom.
+// GOALREGION_N=N sets the number of random positions (3,000 by default).
 func TestGoalRegionExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	cut, full := newGoalSearch(), newGoalSearch()
