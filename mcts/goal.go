@@ -154,22 +154,18 @@ func (g *goalSearch) reachable(t *engine.Turn) bool {
 // that the search tries. TestGoalRegionExact checks this against the search
 // without the cut.
 func goalRegion(r engine.Bitboard, c engine.Color, left int) engine.Bitboard {
-	var near engine.Bitboard // the ranks within left of the goal
-	for k := 0; k <= left && k < 8; k++ {
-		if c == engine.Silver {
-			near |= engine.Rank1 << (8 * uint(k))
-		} else {
-			near |= engine.Rank8 >> (8 * uint(k))
-		}
-	}
-	x := r & near
-	// Fill towards the goal.
-	for range 7 {
-		if c == engine.Silver {
-			x |= x.South()
-		} else {
-			x |= x.North()
-		}
+	far := uint(8 * max(0, 7-left)) // the ranks more than left from the goal, in bits
+	var x engine.Bitboard
+	if c == engine.Silver {
+		x = r & (^engine.Bitboard(0) >> far)
+		x |= x >> 8 // filled towards the goal
+		x |= x >> 16
+		x |= x >> 32
+	} else {
+		x = r & (^engine.Bitboard(0) << far)
+		x |= x << 8
+		x |= x << 16
+		x |= x << 32
 	}
 	x |= x.East() | x.West()
 	return x | x.Neighbors()
@@ -219,9 +215,10 @@ func (g *goalSearch) rec(t *engine.Turn, depth int) (int, bool) {
 	// beside a square its rabbits could cross can help (see goalRegion).
 	spare := d == left-1 && !t.PushPending() && !g.full
 	var region engine.Bitboard
-	pull, _ := t.Pull()
+	pull := engine.NoSquare
 	if spare {
 		region = goalRegion(rabbits, c, left)
+		pull, _ = t.Pull()
 	}
 	for _, s := range steps {
 		// The opponent's pieces move only as the second half of a pull
