@@ -22,6 +22,12 @@ type FitOptions struct {
 	L2 float64
 	// Center is what the penalty pulls the weights towards; nil means zero.
 	Center []float64
+	// ScaleCenter, with a Center, pulls the weights towards Center times
+	// the multiplier that brings it closest to them (c = w·Center /
+	// Center·Center over the penalized weights) instead of Center itself:
+	// the penalty then keeps the weights' proportions, not their size, for
+	// a fit whose units are free (comparison training).
+	ScaleCenter bool
 	// Bias is the index of the feature left out of the penalty (the constant
 	// feature), or -1 for none.
 	Bias int
@@ -147,7 +153,7 @@ func fit(ctx context.Context, src source, init []float64, opt FitOptions) (*FitR
 	}
 
 	ob := &objective{src: src, threads: threads, nf: nf, s: s, rms: rms, wsum: wsum,
-		l2: opt.L2, center: center, bias: opt.Bias, fixed: opt.Fixed, ctx: ctx,
+		l2: opt.L2, center: center, scaleCenter: opt.ScaleCenter && opt.Center != nil, bias: opt.Bias, fixed: opt.Fixed, ctx: ctx,
 		v: make([]float64, nf), grad: make([]float64, nf)}
 	x0 := make([]float64, nf)
 	for j := range x0 {
@@ -234,8 +240,10 @@ type objective struct {
 	wsum    float64
 	l2      float64
 	center  []float64
-	bias    int
-	fixed   []bool // weights left at the starting point: their gradient is 0
+	// scaleCenter: the centre is center times the best multiplier.
+	scaleCenter bool
+	bias        int
+	fixed       []bool // weights left at the starting point: their gradient is 0
 
 	v     []float64 // the effective weights of the last point
 	x     []float64 // the last point (nil before the first)
@@ -288,13 +296,28 @@ func (o *objective) eval(x []float64) {
 		return
 	}
 	loss := acc[0] / o.wsum
+	c := 1.0
+	if o.scaleCenter {
+		// The multiplier minimizing the penalty; by the envelope theorem
+		// the penalty's gradient at it is that of a fixed centre.
+		var wc, cc float64
+		for j := range o.nf {
+			if j != o.bias {
+				wc += o.v[j] / o.s * o.center[j]
+				cc += o.center[j] * o.center[j]
+			}
+		}
+		if cc > 0 {
+			c = wc / cc
+		}
+	}
 	for j := range o.nf {
 		o.grad[j] = acc[1+j] / o.wsum / o.rms[j]
 		if j == o.bias || o.l2 == 0 {
 			continue
 		}
 		w := o.v[j] / o.s
-		d := w - o.center[j]
+		d := w - c*o.center[j]
 		loss += o.l2 / 2 * d * d
 		o.grad[j] += o.l2 * d / (o.s * o.rms[j])
 	}

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arimaalab/arimaalab/data"
@@ -45,21 +47,31 @@ type PairOptions struct {
 	// Margin is the least difference of root_value between two positions of
 	// a group for them to make a pair (0: DefaultPairMargin).
 	Margin float64
-	// Leaf, when set, gives the position whose features stand for a row's
-	// position: for a search with tactical leaves, the position after the
-	// side to move's best capture line (mcts.CaptureLeaf), where the search
-	// reads the evaluation. nil takes the row's own position. It is called
-	// from one goroutine.
-	Leaf func(*engine.Position) engine.Position
+	// Leaf, when set, makes a function that gives the position whose
+	// features stand for a row's position: for a search with tactical
+	// leaves, the position after the side to move's best capture line
+	// (mcts.CaptureLeaf), where the search reads the evaluation; for the
+	// deep scan, the position after the best reply and the capture line
+	// (mcts.ReplyLeaf). nil takes the row's own position. Each of the
+	// Threads goroutines that compute features calls it once.
+	Leaf func() LeafFunc
 }
+
+// LeafFunc gives the position whose features stand for a row's position p
+// (a labelled position at the start of a turn), and false when no
+// evaluation decides p's value (the rules do: the row is left out).
+type LeafFunc func(p *engine.Position) (engine.Position, bool)
 
 // PairsReport holds the measures of a comparison fit.
 type PairsReport struct {
-	Data   []string
-	Files  int
-	Read   int64 // rows read
-	Groups int   // groups of two rows or more
-	Margin float64
+	Data  []string
+	Files int
+	Read  int64 // rows read
+	// Skipped counts the rows left out because the rules decide them (see
+	// LeafFunc).
+	Skipped int64
+	Groups  int // groups of two rows or more
+	Margin  float64
 	// Train and Val count the pairs of the training and validation groups
 	// (whole groups on one side of the split, by game id as Run splits).
 	Train, Val int
@@ -85,7 +97,10 @@ type PairsReport struct {
 // pair, the features of the one the judge prefers minus the other's with
 // target 1 (and the reverse with target 0, equivalently, as the model has
 // no bias). The fit starts from, and its L2 penalty pulls towards zero or,
-// with L2ToInit, to, the initial weights; features in opt.Fix keep them.
+// with L2ToInit, to, the initial weights (their proportions: a multiple of
+// them, as the pairs leave the units free, unless opt.Fix holds some
+// weights at their values, which sets the units); features in opt.Fix keep
+// them.
 //
 // Only differences of scores are fitted, so the fitted weights' units are
 // free: they are divided by the ratio of the value, to the fitted and the
@@ -117,12 +132,12 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 	defer s.close()
 
 	bar := progress.New(progressOut(opt.Progress), s.read, "reading groups", opt.ForceProgress)
-	rows, err := s.groupRows(ctx, opt.Leaf, func(done int64) { bar.Set(done) })
+	rows, read, err := s.groupRows(ctx, opt.Leaf, opt.Threads, func(done int64) { bar.Set(done) })
 	bar.Finish()
 	if err != nil {
 		return nil, nil, err
 	}
-	rep := &PairsReport{Data: opt.Data, Files: len(s.r.Files()), Read: int64(len(rows)), Margin: opt.Margin, Scale: init.Scale}
+	rep := &PairsReport{Data: opt.Data, Files: len(s.r.Files()), Read: read, Skipped: read - int64(len(rows)), Margin: opt.Margin, Scale: init.Scale}
 	trainSet, valSet, groups := pairsOf(rows, nf, opt.Margin)
 	rep.Groups, rep.Train, rep.Val = groups, trainSet.Rows(), valSet.Rows()
 	if rep.Train == 0 {
@@ -150,7 +165,7 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 		return nil, nil, err
 	}
 
-	fr, err := opt.fit(ctx, trainSet, init.Scale, w0, fixed)
+	fr, err := opt.fit(ctx, trainSet, init.Scale, w0, fixed, fixed == nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -227,22 +242,28 @@ type pairRow struct {
 	f    []float32
 }
 
-// groupRows reads every row (up to MaxRows) with its features at the leaf
-// of its position (the position itself when leaf is nil).
-func (s *shards) groupRows(ctx context.Context, leaf func(*engine.Position) engine.Position, progress func(int64)) ([]pairRow, error) {
-	var out []pairRow
+// groupRows reads every row (up to MaxRows) and computes its features at
+// the leaf of its position (the position itself when newLeaf is nil), on
+// threads goroutines, each with its own leaf function. Rows whose leaf
+// function says no evaluation decides them are left out. progress is
+// called from this goroutine only.
+func (s *shards) groupRows(ctx context.Context, newLeaf func() LeafFunc, threads int, progress func(int64)) (used []pairRow, read int64, err error) {
+	var (
+		rows []pairRow
+		pos  []engine.Position
+	)
 	s.r.Reset()
 	file, fileRow := -1, int64(0)
-	for int64(len(out)) < s.read {
+	for int64(len(rows)) < s.read {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		rec, err := s.r.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if f := s.r.File(); f != file {
 			file, fileRow = f, 0
@@ -250,37 +271,114 @@ func (s *shards) groupRows(ctx context.Context, leaf func(*engine.Position) engi
 		c, err := data.ColumnsOf(rec)
 		if err != nil {
 			rec.Release()
-			return nil, fmt.Errorf("%s: %w", s.r.Files()[file], err)
+			return nil, 0, fmt.Errorf("%s: %w", s.r.Files()[file], err)
 		}
-		for i := 0; i < c.Len && int64(len(out)) < s.read; i++ {
-			r, err := s.pairRow(c, i, leaf)
+		for i := 0; i < c.Len && int64(len(rows)) < s.read; i++ {
+			r, p, err := s.pairRow(c, i)
 			if err != nil {
 				rec.Release()
-				return nil, s.rowError(file, fileRow+int64(i), c, i, "%v", err)
+				return nil, 0, s.rowError(file, fileRow+int64(i), c, i, "%v", err)
 			}
-			out = append(out, r)
+			rows, pos = append(rows, r), append(pos, p)
 		}
 		fileRow += int64(c.Len)
 		rec.Release()
-		progress(int64(len(out)))
 	}
-	return out, nil
+
+	// The features, at the leaves, on threads goroutines.
+	threads = max(1, min(threads, len(rows)))
+	keep := make([]bool, len(rows))
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	for k := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var leaf LeafFunc
+			if newLeaf != nil {
+				leaf = newLeaf()
+			}
+			for i := k; i < len(rows); i += threads {
+				if ctx.Err() != nil {
+					return
+				}
+				keep[i] = s.leafFeatures(&rows[i], &pos[i], leaf)
+				done.Add(1)
+			}
+		}()
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for wait := true; wait; {
+		select {
+		case <-finished:
+			wait = false
+		case <-tick.C:
+			progress(done.Load())
+		}
+	}
+	progress(done.Load())
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	out := rows[:0]
+	for i, r := range rows {
+		if !keep[i] {
+			continue
+		}
+		if err := s.checkFinite(r.f); err != nil {
+			return nil, 0, fmt.Errorf("row %d (game %d, turn %d): %w", i, r.game, r.turn, err)
+		}
+		out = append(out, r)
+	}
+	return out, int64(len(keep)), nil
 }
 
-// pairRow reads row i of c.
-func (s *shards) pairRow(c *data.Columns, i int, leaf func(*engine.Position) engine.Position) (pairRow, error) {
+// pairRow reads row i of c, and its position.
+func (s *shards) pairRow(c *data.Columns, i int) (pairRow, engine.Position, error) {
 	rv := c.RootValue[i]
 	if !finite(rv) || rv < -1 || rv > 1 {
-		return pairRow{}, fmt.Errorf("root_value %v is not in [-1, 1]", rv)
+		return pairRow{}, engine.Position{}, fmt.Errorf("root_value %v is not in [-1, 1]", rv)
 	}
 	if c.Side[i] > 1 {
-		return pairRow{}, fmt.Errorf("side %d is not 0 or 1", c.Side[i])
+		return pairRow{}, engine.Position{}, fmt.Errorf("side %d is not 0 or 1", c.Side[i])
 	}
-	f := make([]float32, s.nf)
-	if err := s.extract(c, i, leaf, f); err != nil {
-		return pairRow{}, err
+	var bb [data.BoardLen]engine.Bitboard
+	for k := range bb {
+		bb[k] = engine.Bitboard(c.Board[i*data.BoardLen+k])
 	}
-	return pairRow{game: c.GameID[i], turn: c.Turn[i], side: c.Side[i], val: InValidation(c.GameID[i], s.opt.Seed, s.opt.Val), v: rv, f: f}, nil
+	p, err := engine.PositionFromBits(bb, engine.Color(c.Side[i]))
+	if err != nil {
+		return pairRow{}, engine.Position{}, fmt.Errorf("board: %w", err)
+	}
+	r := pairRow{game: c.GameID[i], turn: c.Turn[i], side: c.Side[i], val: InValidation(c.GameID[i], s.opt.Seed, s.opt.Val), v: rv}
+	return r, p, nil
+}
+
+// leafFeatures sets r's features to those of the leaf of p (p itself when
+// leaf is nil) and reports whether the row is used. Features are seen from
+// the side to move; when the leaf's side to move is the other side (a leaf
+// after a reply), they are negated, so that the linear evaluation's value of
+// them is still the value for the row's side (the bias's difference between
+// two rows is 0 either way).
+func (s *shards) leafFeatures(r *pairRow, p *engine.Position, leaf LeafFunc) bool {
+	q := *p
+	if leaf != nil {
+		var ok bool
+		if q, ok = leaf(p); !ok {
+			return false
+		}
+	}
+	r.f = make([]float32, s.nf)
+	features.Extract(&q, r.f)
+	if q.Side != p.Side {
+		for j := range r.f {
+			r.f[j] = -r.f[j]
+		}
+	}
+	return true
 }
 
 // pairsOf groups rows by game id, turn and side and returns the training
@@ -376,6 +474,9 @@ func rabbitValue(w []float64) float64 {
 func (r *PairsReport) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "data: %d files, %d rows read, %d groups of two or more\n", r.Files, r.Read, r.Groups)
+	if r.Skipped > 0 {
+		fmt.Fprintf(&b, "left out: %d rows that the rules decide after the reply (a game's end or a goal)\n", r.Skipped)
+	}
 	fmt.Fprintf(&b, "pairs (root values %v apart or more): train %d, validation %d\n", r.Margin, r.Train, r.Val)
 	if f := r.Fit; f != nil {
 		fmt.Fprintf(&b, "fit: L-BFGS %d iterations, %d passes, %s, max |gradient| %.2g, objective %.6f, %.2fs\n",

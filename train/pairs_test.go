@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
+	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/weights"
 )
 
 // judgedGroups writes, for the positions of the self-play shard, groups of
@@ -142,12 +145,34 @@ func TestRunPairs(t *testing.T) {
 		t.Errorf("-fix: units divided by %v", frep.Unit)
 	}
 
-	// A leaf function gives the features of another position.
+	// A leaf function gives the features of another position, one per
+	// goroutine.
 	o = pairOptions(path)
-	calls := 0
-	o.Leaf = func(p *engine.Position) engine.Position { calls++; return *p }
-	if _, _, err := RunPairs(context.Background(), o); err != nil || calls != int(rep.Read) {
-		t.Errorf("leaf called %d times for %d rows: %v", calls, rep.Read, err)
+	o.Threads = 2
+	var calls, makes atomic.Int64
+	o.Leaf = func() LeafFunc {
+		makes.Add(1)
+		return func(p *engine.Position) (engine.Position, bool) { calls.Add(1); return *p, true }
+	}
+	lw, lrep, err := RunPairs(context.Background(), o)
+	if err != nil || calls.Load() != rep.Read || makes.Load() != 2 {
+		t.Errorf("leaf called %d times for %d rows, made %d times for 2 threads: %v", calls.Load(), rep.Read, makes.Load(), err)
+	}
+	if err == nil && (lrep.Train != rep.Train || lw.Values[features.Index("harlog")] != w.Values[features.Index("harlog")]) {
+		t.Errorf("the identity leaf changed the fit: %d pairs, harlog %v; want %d, %v", lrep.Train, lw.Values[features.Index("harlog")], rep.Train, w.Values[features.Index("harlog")])
+	}
+
+	// Rows the leaf declines are left out and counted.
+	o = pairOptions(path)
+	n := 0
+	o.Threads = 1
+	o.Leaf = func() LeafFunc {
+		return func(p *engine.Position) (engine.Position, bool) { n++; return *p, n%3 != 0 }
+	}
+	if _, srep, err := RunPairs(context.Background(), o); err != nil {
+		t.Error(err)
+	} else if srep.Read != rep.Read || srep.Skipped != rep.Read/3 || srep.Train+srep.Val >= rep.Train+rep.Val {
+		t.Errorf("declined rows: read %d, skipped %d, pairs %d; want %d read, %d skipped, fewer pairs than %d", srep.Read, srep.Skipped, srep.Train+srep.Val, rep.Read, rep.Read/3, rep.Train+rep.Val)
 	}
 }
 
@@ -170,5 +195,121 @@ func TestRunPairsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v; want one line with %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestLeafFeaturesOtherSide checks that a leaf with the other side to move
+// (a position after the opponent's reply) gives its features negated, so
+// that the linear value of a row's features stays the value for the row's
+// own side to move, and that a declined leaf leaves the row out.
+func TestLeafFeaturesOtherSide(t *testing.T) {
+	s := &shards{nf: features.N}
+	p, err := engine.ParsePosition("g [rdrchmrcr rrrr d h           e D         D EM   H C  C HRRR RRRR]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := p
+	q.SetSide(p.Side.Other())
+	var r pairRow
+	if !s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return q, true }) {
+		t.Fatal("leaf declined")
+	}
+	want := make([]float32, features.N)
+	features.Extract(&q, want)
+	for j := range want {
+		if r.f[j] != -want[j] {
+			t.Fatalf("feature %s: %v, want %v (negated)", features.Names()[j], r.f[j], -want[j])
+		}
+	}
+	if !s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return p, true }) || r.f[features.Index("bias")] != 1 {
+		t.Errorf("a leaf on the row's own side: bias %v, want 1 (not negated)", r.f[features.Index("bias")])
+	}
+	if s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return p, false }) {
+		t.Error("a declined leaf kept its row")
+	}
+}
+
+// TestScaleCenter checks the penalty towards a multiple of the centre: with
+// a heavy penalty, a fixed centre holds the weights at the centre, while a
+// scaled one lets them grow along it, keeping its proportions, as far as the
+// data want (pairs all ordered one way want large weights).
+func TestScaleCenter(t *testing.T) {
+	// Two features, rows ordered by 2*f0 + f1 > 0, targets 1.
+	var x, y []float32
+	for i := range 200 {
+		a, b := float32(i%7)-2, float32(i%5)-1
+		if 2*a+b <= 0 {
+			a, b = -a, -b
+		}
+		if 2*a+b == 0 {
+			continue
+		}
+		x, y = append(x, a, b), append(y, 1)
+	}
+	d, err := NewDataset(2, x, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	center := []float64{2, 1}
+	for _, scaled := range []bool{false, true} {
+		r, err := Fit(context.Background(), d, center, FitOptions{Scale: 1, L2: 100, Center: center, ScaleCenter: scaled, Bias: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := r.Values
+		ratio := w[0] / w[1]
+		if math.Abs(ratio-2) > 0.01 {
+			t.Errorf("scaled %v: weights %v, want them in the centre's proportion 2:1", scaled, w)
+		}
+		if !scaled && math.Abs(w[0]-2) > 0.05 {
+			t.Errorf("fixed centre: weights %v, want about the centre %v", w, center)
+		}
+		if scaled && w[0] < 4 {
+			t.Errorf("scaled centre: weights %v, want them grown well past the centre %v along it", w, center)
+		}
+	}
+}
+
+// TestRunPairsReplyLeaf fits at the deep scan's leaves (mcts.ReplyLeaf, as
+// train -pairs -pair-reply does) on a few rows: every row read is either
+// used or counted as left out, and the features there are not those of the
+// rows' own positions (the fit's initial order differs).
+func TestRunPairsReplyLeaf(t *testing.T) {
+	gen0, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := weights.NewLinear(gen0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := make([]float64, features.N)
+	for j, name := range features.Names() {
+		judge[j], _ = gen0.Value(name)
+	}
+	path := judgedGroups(t, judge, gen0.Scale, 4)
+	o := pairOptions(path)
+	o.MaxRows = 80
+	_, prep, err := RunPairs(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Leaf = func() LeafFunc {
+		r, err := mcts.NewReplyLeaf(ev)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		return r.Leaf
+	}
+	_, rrep, err := RunPairs(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rrep.Read != 80 || rrep.Skipped < 0 || rrep.Skipped >= rrep.Read || rrep.Train == 0 {
+		t.Errorf("read %d, left out %d, %d pairs; want 80 read, some pairs", rrep.Read, rrep.Skipped, rrep.Train)
+	}
+	if rrep.Initial.Train.Accuracy == prep.Initial.Train.Accuracy && rrep.Initial.Train.LogLoss == prep.Initial.Train.LogLoss {
+		t.Errorf("the reply leaves gave the rows' own features: initial log-loss %v both", rrep.Initial.Train.LogLoss)
 	}
 }

@@ -158,7 +158,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		rep.Warnings = append(rep.Warnings, "the validation set is empty: too few games for the -val share")
 	}
 
-	fr, err := opt.fit(ctx, train, init.Scale, w0, fixed)
+	fr, err := opt.fit(ctx, train, init.Scale, w0, fixed, false)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +254,11 @@ func (opt *Options) start() (init *weights.Weights, w0 []float64, fixed []bool, 
 // fit fits the rows of src from w0 at the given scale with opt's penalty,
 // threads and stopping rules, the features of fixed kept, with a progress
 // bar.
-func (opt *Options) fit(ctx context.Context, src source, scale float64, w0 []float64, fixed []bool) (*FitResult, error) {
+//
+// With L2ToInit the penalty pulls towards w0, or, with scaleCenter, towards
+// w0 times the multiplier that brings it closest to the weights (see
+// FitOptions.ScaleCenter).
+func (opt *Options) fit(ctx context.Context, src source, scale float64, w0 []float64, fixed []bool, scaleCenter bool) (*FitResult, error) {
 	center := []float64(nil)
 	if opt.L2ToInit {
 		center = w0
@@ -263,7 +267,7 @@ func (opt *Options) fit(ctx context.Context, src source, scale float64, w0 []flo
 	bar := progress.New(progressOut(opt.Progress), int64(maxIter), "fitting", opt.ForceProgress)
 	defer bar.Finish()
 	return fit(ctx, src, w0, FitOptions{
-		Scale: scale, L2: opt.L2, Center: center, Bias: features.Index("bias"), Threads: opt.Threads,
+		Scale: scale, L2: opt.L2, Center: center, ScaleCenter: scaleCenter, Bias: features.Index("bias"), Threads: opt.Threads,
 		MaxIter: maxIter, GradTol: opt.GradTol, Fixed: fixed,
 		Progress: func(iter int, loss float64) {
 			bar.Describe(fmt.Sprintf("fitting: loss %.6f", loss))

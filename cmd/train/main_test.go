@@ -152,6 +152,7 @@ func TestErrors(t *testing.T) {
 		{"pairs with target", []string{"-out", out, "-pairs", "-target", "value", "-data", shardDir}, 2, "-target does not go with -pairs"},
 		{"pairs with stream", []string{"-out", out, "-pairs", "-stream", "-data", shardDir}, 2, "-stream does not go with -pairs"},
 		{"pair margin alone", []string{"-out", out, "-pair-margin", "0.1", "-data", shardDir}, 2, "-pair-margin goes with -pairs only"},
+		{"pair reply alone", []string{"-out", out, "-pair-reply", "-data", shardDir}, 2, "-pair-reply goes with -pairs only"},
 		{"bad pair margin", []string{"-out", out, "-pairs", "-pair-margin", "0", "-data", shardDir}, 2, "-pair-margin 0"},
 		{"pairs without groups", []string{"-out", out, "-pairs", "-data", shardDir}, 1, "no pairs"},
 		{"fix with fit-scale", []string{"-out", out, "-fix", "material_*", "-fit-scale", "-data", shardDir}, 1, "-fix does not go with -fit-scale"},
