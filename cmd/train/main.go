@@ -95,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	margin := fs.Float64("pair-margin", train.DefaultPairMargin, "with -pairs, the least difference of root_value between two positions for a pair")
 	leaf := fs.Bool("pair-leaf", true, "with -pairs, take each position's features after its side to move's best capture line, where the search reads them")
 	reply := fs.Bool("pair-reply", false, "with -pairs, take each position's features after the best reply of its side to move, by the deep scan's\n"+
-		"reply scan with the -init weights, and the best capture line after it: where the deep scan reads them (about 30 ms a row)")
+		"reply scan with the -init weights, and the best capture line after it: where the deep scan reads them (about 70 ms a row on one core)")
 	force := fs.Bool("progress", false, "show progress bars even when stderr is not a terminal")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L | -pairs] [-l2 X] [-fix LIST] [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T]")
