@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/arimaalab/arimaalab/data"
@@ -242,98 +240,104 @@ type pairRow struct {
 	f    []float32
 }
 
+// pairJob is a run of rows of one record for groupRows' workers: the rows
+// read, their positions and where they stand in their file.
+type pairJob struct {
+	rows    []pairRow
+	pos     []engine.Position
+	file    int
+	fileRow []int64 // each row's index in its file
+}
+
+// pairChunk is the most rows of a pairJob: small enough that a record's rows
+// spread over the workers when each leaf costs a search.
+const pairChunk = 64
+
 // groupRows reads every row (up to MaxRows) and computes its features at
-// the leaf of its position (the position itself when newLeaf is nil), on
-// threads goroutines, each with its own leaf function. Rows whose leaf
-// function says no evaluation decides them are left out. progress is
-// called from this goroutine only.
+// the leaf of its position (the position itself when newLeaf is nil) on
+// threads workers (scan), each with its own leaf function, made once. Rows
+// whose leaf function says no evaluation decides them are left out; read
+// counts them too. The rows come out in file order whatever threads is.
 func (s *shards) groupRows(ctx context.Context, newLeaf func() LeafFunc, threads int, progress func(int64)) (used []pairRow, read int64, err error) {
-	var (
-		rows []pairRow
-		pos  []engine.Position
-	)
-	s.r.Reset()
-	file, fileRow := -1, int64(0)
-	for int64(len(rows)) < s.read {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+	threads = max(threads, 1)
+	leaves := make([]LeafFunc, threads)
+	if newLeaf != nil {
+		for w := range leaves {
+			leaves[w] = newLeaf()
 		}
-		rec, err := s.r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, 0, err
-		}
-		if f := s.r.File(); f != file {
-			file, fileRow = f, 0
-		}
-		c, err := data.ColumnsOf(rec)
-		if err != nil {
-			rec.Release()
-			return nil, 0, fmt.Errorf("%s: %w", s.r.Files()[file], err)
-		}
-		for i := 0; i < c.Len && int64(len(rows)) < s.read; i++ {
-			r, p, err := s.pairRow(c, i)
+	}
+	produce := func(ctx context.Context, emit func(*pairJob) error) error {
+		s.r.Reset()
+		file, fileRow := -1, int64(0)
+		for read < s.read {
+			rec, err := s.r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if f := s.r.File(); f != file {
+				file, fileRow = f, 0
+			}
+			c, err := data.ColumnsOf(rec)
 			if err != nil {
 				rec.Release()
-				return nil, 0, s.rowError(file, fileRow+int64(i), c, i, "%v", err)
+				return fmt.Errorf("%s: %w", s.r.Files()[file], err)
 			}
-			rows, pos = append(rows, r), append(pos, p)
-		}
-		fileRow += int64(c.Len)
-		rec.Release()
-	}
-
-	// The features, at the leaves, on threads goroutines.
-	threads = max(1, min(threads, len(rows)))
-	keep := make([]bool, len(rows))
-	var done atomic.Int64
-	var wg sync.WaitGroup
-	for k := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var leaf LeafFunc
-			if newLeaf != nil {
-				leaf = newLeaf()
-			}
-			for i := k; i < len(rows); i += threads {
-				if ctx.Err() != nil {
-					return
+			j := &pairJob{file: file}
+			for i := 0; i < c.Len && read < s.read; i++ {
+				r, p, err := s.pairRow(c, i)
+				if err != nil {
+					rec.Release()
+					return s.rowError(file, fileRow+int64(i), c, i, "%v", err)
 				}
-				keep[i] = s.leafFeatures(&rows[i], &pos[i], leaf)
-				done.Add(1)
+				read++
+				j.rows, j.pos, j.fileRow = append(j.rows, r), append(j.pos, p), append(j.fileRow, fileRow+int64(i))
+				if len(j.rows) == pairChunk {
+					if err := emit(j); err != nil {
+						rec.Release()
+						return err
+					}
+					j = &pairJob{file: file}
+				}
 			}
-		}()
-	}
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	for wait := true; wait; {
-		select {
-		case <-finished:
-			wait = false
-		case <-tick.C:
-			progress(done.Load())
+			fileRow += int64(c.Len)
+			rec.Release()
+			if len(j.rows) > 0 {
+				if err := emit(j); err != nil {
+					return err
+				}
+			}
 		}
+		return nil
 	}
-	progress(done.Load())
-	if err := ctx.Err(); err != nil {
+	work := func(w int, j *pairJob) (*pairJob, error) {
+		kept := j.rows[:0]
+		for k := range j.rows {
+			r := j.rows[k]
+			ok, err := s.leafFeatures(&r, &j.pos[k], leaves[w])
+			if err != nil {
+				return nil, fmt.Errorf("%s: row %d (game %d, turn %d): %w", s.r.Files()[j.file], j.fileRow[k], r.game, r.turn, err)
+			}
+			if ok {
+				kept = append(kept, r)
+			}
+		}
+		j.rows = kept
+		return j, nil
+	}
+	var done int64
+	reduce := func(j *pairJob) error {
+		used = append(used, j.rows...)
+		done += int64(len(j.fileRow))
+		progress(done)
+		return nil
+	}
+	if err := scan(ctx, threads, produce, work, func(*pairJob) {}, reduce); err != nil {
 		return nil, 0, err
 	}
-	out := rows[:0]
-	for i, r := range rows {
-		if !keep[i] {
-			continue
-		}
-		if err := s.checkFinite(r.f); err != nil {
-			return nil, 0, fmt.Errorf("row %d (game %d, turn %d): %w", i, r.game, r.turn, err)
-		}
-		out = append(out, r)
-	}
-	return out, int64(len(keep)), nil
+	return used, read, nil
 }
 
 // pairRow reads row i of c, and its position.
@@ -362,13 +366,13 @@ func (s *shards) pairRow(c *data.Columns, i int) (pairRow, engine.Position, erro
 // the side to move; when the leaf's side to move is the other side (a leaf
 // after a reply), they are negated, so that the linear evaluation's value of
 // them is still the value for the row's side (the bias's difference between
-// two rows is 0 either way).
-func (s *shards) leafFeatures(r *pairRow, p *engine.Position, leaf LeafFunc) bool {
+// two rows is 0 either way). Every feature must be finite.
+func (s *shards) leafFeatures(r *pairRow, p *engine.Position, leaf LeafFunc) (bool, error) {
 	q := *p
 	if leaf != nil {
 		var ok bool
 		if q, ok = leaf(p); !ok {
-			return false
+			return false, nil
 		}
 	}
 	r.f = make([]float32, s.nf)
@@ -378,7 +382,7 @@ func (s *shards) leafFeatures(r *pairRow, p *engine.Position, leaf LeafFunc) boo
 			r.f[j] = -r.f[j]
 		}
 	}
-	return true
+	return true, s.checkFinite(r.f)
 }
 
 // pairsOf groups rows by game id, turn and side and returns the training

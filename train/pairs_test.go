@@ -211,8 +211,8 @@ func TestLeafFeaturesOtherSide(t *testing.T) {
 	q := p
 	q.SetSide(p.Side.Other())
 	var r pairRow
-	if !s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return q, true }) {
-		t.Fatal("leaf declined")
+	if ok, err := s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return q, true }); !ok || err != nil {
+		t.Fatalf("leaf declined (%v)", err)
 	}
 	want := make([]float32, features.N)
 	features.Extract(&q, want)
@@ -221,10 +221,10 @@ func TestLeafFeaturesOtherSide(t *testing.T) {
 			t.Fatalf("feature %s: %v, want %v (negated)", features.Names()[j], r.f[j], -want[j])
 		}
 	}
-	if !s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return p, true }) || r.f[features.Index("bias")] != 1 {
+	if ok, _ := s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return p, true }); !ok || r.f[features.Index("bias")] != 1 {
 		t.Errorf("a leaf on the row's own side: bias %v, want 1 (not negated)", r.f[features.Index("bias")])
 	}
-	if s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return p, false }) {
+	if ok, _ := s.leafFeatures(&r, &p, func(*engine.Position) (engine.Position, bool) { return p, false }); ok {
 		t.Error("a declined leaf kept its row")
 	}
 }
@@ -283,11 +283,7 @@ func TestRunPairsReplyLeaf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge := make([]float64, features.N)
-	for j, name := range features.Names() {
-		judge[j], _ = gen0.Value(name)
-	}
-	path := judgedGroups(t, judge, gen0.Scale, 4)
+	path := judgedGroups(t, gen0.Values, gen0.Scale, 4)
 	o := pairOptions(path)
 	o.MaxRows = 80
 	_, prep, err := RunPairs(context.Background(), o)
