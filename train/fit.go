@@ -44,6 +44,15 @@ type FitOptions struct {
 	// Fixed, when set (one entry per feature), marks the weights that keep
 	// their initial values: only the others are fitted.
 	Fixed []bool
+	// FixedScaled, with Fixed, holds the fixed weights (but Bias) at their
+	// initial values times the multiplier c that brings the free weights'
+	// initial values closest to the free weights (c = w·init / init·init
+	// over the free weights but Bias) instead of at their initial values,
+	// and leaves them out of the penalty: in a fit whose units are free
+	// (comparison training) they keep their proportions to the others, not
+	// their size. With ScaleCenter the penalty's multiplier is then taken
+	// over the free weights too.
+	FixedScaled bool
 }
 
 // The defaults of FitOptions.
@@ -155,6 +164,9 @@ func fit(ctx context.Context, src source, init []float64, opt FitOptions) (*FitR
 	ob := &objective{src: src, threads: threads, nf: nf, s: s, rms: rms, wsum: wsum,
 		l2: opt.L2, center: center, scaleCenter: opt.ScaleCenter && opt.Center != nil, bias: opt.Bias, fixed: opt.Fixed, ctx: ctx,
 		v: make([]float64, nf), grad: make([]float64, nf)}
+	if opt.FixedScaled && slices.Contains(opt.Fixed, true) {
+		ob.init = init
+	}
 	x0 := make([]float64, nf)
 	for j := range x0 {
 		x0[j] = init[j] * s * rms[j]
@@ -213,12 +225,16 @@ func fit(ctx context.Context, src source, init []float64, opt FitOptions) (*FitR
 		Weight:      wsum,
 		Elapsed:     time.Since(start),
 	}
+	c := ob.multiplier(res.X)
 	for j := range nf {
 		out.Values[j] = res.X[j] / (s * rms[j])
 		if opt.Fixed != nil && opt.Fixed[j] {
 			// Never moved, but the standardization's round trip may round
 			// the last bit.
 			out.Values[j] = init[j]
+			if ob.init != nil && j != opt.Bias {
+				out.Values[j] = c * init[j]
+			}
 		}
 	}
 	if res.Gradient != nil {
@@ -244,6 +260,9 @@ type objective struct {
 	scaleCenter bool
 	bias        int
 	fixed       []bool // weights left at the starting point: their gradient is 0
+	// init, set for FitOptions.FixedScaled, holds the initial weights: the
+	// fixed ones (but bias) are init times the free weights' multiplier.
+	init []float64
 
 	v     []float64 // the effective weights of the last point
 	x     []float64 // the last point (nil before the first)
@@ -285,6 +304,18 @@ func (o *objective) eval(x []float64) {
 	for j := range o.nf {
 		o.v[j] = x[j] / o.rms[j]
 	}
+	// With FixedScaled, the fixed weights follow the free ones' multiplier
+	// cf, whose derivative is init_i / ci.
+	cf, ci := o.multiplier(x), 0.0
+	if o.init != nil {
+		for j, f := range o.fixed {
+			if f && j != o.bias {
+				o.v[j] = o.s * cf * o.init[j]
+			} else if j != o.bias {
+				ci += o.init[j] * o.init[j]
+			}
+		}
+	}
 	o.evals++
 	acc, err := o.src.sum(o.ctx, o.threads, 1+o.nf, lossGradKernel(o.v))
 	if err != nil {
@@ -298,11 +329,12 @@ func (o *objective) eval(x []float64) {
 	loss := acc[0] / o.wsum
 	c := 1.0
 	if o.scaleCenter {
-		// The multiplier minimizing the penalty; by the envelope theorem
-		// the penalty's gradient at it is that of a fixed centre.
+		// The multiplier minimizing the penalty (over the weights it
+		// covers); by the envelope theorem the penalty's gradient at it is
+		// that of a fixed centre.
 		var wc, cc float64
 		for j := range o.nf {
-			if j != o.bias {
+			if j != o.bias && (o.init == nil || !o.fixed[j]) {
 				wc += o.v[j] / o.s * o.center[j]
 				cc += o.center[j] * o.center[j]
 			}
@@ -311,8 +343,23 @@ func (o *objective) eval(x []float64) {
 			c = wc / cc
 		}
 	}
+	// dL/dw of the fixed weights, through cf, moves the free ones.
+	var g float64
+	for j := range o.nf {
+		if o.init != nil && o.fixed[j] && j != o.bias {
+			g += acc[1+j] / o.wsum * o.s * o.init[j]
+		}
+	}
 	for j := range o.nf {
 		o.grad[j] = acc[1+j] / o.wsum / o.rms[j]
+		if o.init != nil && j != o.bias {
+			if o.fixed[j] {
+				continue // not fitted, not penalized
+			}
+			if ci > 0 {
+				o.grad[j] += g * o.init[j] / ci / (o.s * o.rms[j])
+			}
+		}
 		if j == o.bias || o.l2 == 0 {
 			continue
 		}
@@ -322,6 +369,26 @@ func (o *objective) eval(x []float64) {
 		o.grad[j] += o.l2 * d / (o.s * o.rms[j])
 	}
 	o.fx = loss
+}
+
+// multiplier returns, for FitOptions.FixedScaled, the c of the standardized
+// point x: w·init / init·init over the free weights but bias (1 when those
+// initial values are all 0, or without FixedScaled).
+func (o *objective) multiplier(x []float64) float64 {
+	if o.init == nil {
+		return 1
+	}
+	var wc, cc float64
+	for j, f := range o.fixed {
+		if !f && j != o.bias {
+			wc += x[j] / (o.rms[j] * o.s) * o.init[j]
+			cc += o.init[j] * o.init[j]
+		}
+	}
+	if cc > 0 {
+		return wc / cc
+	}
+	return 1
 }
 
 // recorder reports progress and stops the optimization when the context is

@@ -96,9 +96,11 @@ type PairsReport struct {
 // target 1 (and the reverse with target 0, equivalently, as the model has
 // no bias). The fit starts from, and its L2 penalty pulls towards zero or,
 // with L2ToInit, to, the initial weights (their proportions: a multiple of
-// them, as the pairs leave the units free, unless opt.Fix holds some
-// weights at their values, which sets the units); features in opt.Fix keep
-// them.
+// them, as the pairs leave the units free). Features in opt.Fix keep their
+// proportions too: they are held at their initial values times the
+// multiple of the initial weights closest to the free ones
+// (FitOptions.FixedScaled), so that fixing, say, the goal weights keeps
+// what a goal threat is worth against a rabbit.
 //
 // Only differences of scores are fitted, so the fitted weights' units are
 // free: they are divided by the ratio of the value, to the fitted and the
@@ -163,7 +165,7 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 		return nil, nil, err
 	}
 
-	fr, err := opt.fit(ctx, trainSet, init.Scale, w0, fixed, fixed == nil)
+	fr, err := opt.fit(ctx, trainSet, init.Scale, w0, fixed, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,7 +180,7 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 	// Back to the initial units: the fitted weights' value of a rabbit.
 	values := slices.Clone(fr.Values)
 	rep.Unit = 1
-	if fixed == nil {
+	{
 		u0, u := rabbitValue(w0), rabbitValue(values)
 		if ratio := u / u0; ratio > 0 && !math.IsInf(ratio, 0) {
 			rep.Unit = ratio

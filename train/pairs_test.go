@@ -129,20 +129,26 @@ func TestRunPairs(t *testing.T) {
 		t.Errorf("weights hash %s, then %s", b, a)
 	}
 
-	// -fix keeps the listed weights (and the units, which would move them).
+	// -fix keeps the listed weights' proportions: each is its initial value
+	// times one multiple, that of the free weights, whatever the units.
 	o := pairOptions(path)
 	o.Fix = []string{"trap_*"}
 	fw, frep, err := RunPairs(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"trap_home_west", "trap_enemy_east"} {
-		if got, want := fw.Values[features.Index(name)], w0[features.Index(name)]; got != want {
-			t.Errorf("-fix trap_*: %s %v, want %v", name, got, want)
+	var ratios []float64
+	for _, name := range []string{"trap_home_west", "trap_home_east", "trap_enemy_west", "trap_enemy_east"} {
+		ratios = append(ratios, fw.Values[features.Index(name)]/w0[features.Index(name)])
+	}
+	for _, r := range ratios {
+		if math.Abs(r-ratios[0]) > 1e-9 || !(r > 0) {
+			t.Errorf("-fix trap_*: the fixed weights over their initial values %v, want one positive multiple", ratios)
+			break
 		}
 	}
-	if frep.Unit != 1 {
-		t.Errorf("-fix: units divided by %v", frep.Unit)
+	if frep.Unit == 1 || fw.Values[features.Index("harlog")] == w0[features.Index("harlog")] {
+		t.Errorf("-fix: units divided by %v, harlog %v: want the free weights fitted and the units moved", frep.Unit, fw.Values[features.Index("harlog")])
 	}
 
 	// A leaf function gives the features of another position, one per
@@ -266,6 +272,42 @@ func TestScaleCenter(t *testing.T) {
 		}
 		if scaled && w[0] < 4 {
 			t.Errorf("scaled centre: weights %v, want them grown well past the centre %v along it", w, center)
+		}
+	}
+}
+
+// TestFixedScaled fits rows whose true weights are twice the initial ones,
+// with two weights fixed: held at a multiple of their initial values, they
+// follow the free weights to the true ones (held at their values, they
+// could not, and the free ones would make up for them).
+func TestFixedScaled(t *testing.T) {
+	nf := 6
+	init := trueWeights(nf, 1)
+	init[0] = 0
+	want := make([]float64, nf)
+	for j := range want {
+		want[j] = 2 * init[j]
+	}
+	d := synthetic(50_000, nf, 1, 1, want, 3, true, false)
+	fixed := []bool{false, true, false, false, true, false}
+	for _, scaled := range []bool{true, false} {
+		r, err := Fit(context.Background(), d, init, FitOptions{Scale: 1, Bias: 0, Fixed: fixed, FixedScaled: scaled})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range want {
+			switch {
+			case scaled && math.Abs(r.Values[j]-want[j]) > 0.02:
+				t.Errorf("scaled: weight %d (fixed %v) %.4f, want %.4f", j, fixed[j], r.Values[j], want[j])
+			case !scaled && fixed[j] && r.Values[j] != init[j]:
+				t.Errorf("held: weight %d %v, want %v", j, r.Values[j], init[j])
+			}
+		}
+		if scaled && math.Abs(r.Values[1]/init[1]-r.Values[4]/init[4]) > 1e-12 {
+			t.Errorf("scaled: fixed weights %v and %v over %v and %v: want one multiple", r.Values[1], r.Values[4], init[1], init[4])
+		}
+		if !scaled && math.Abs(r.Values[2]-want[2]) < 0.05 {
+			t.Errorf("held: weight 2 %.4f, want it pulled off %.4f by the held ones", r.Values[2], want[2])
 		}
 	}
 }

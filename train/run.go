@@ -255,10 +255,12 @@ func (opt *Options) start() (init *weights.Weights, w0 []float64, fixed []bool, 
 // threads and stopping rules, the features of fixed kept, with a progress
 // bar.
 //
-// With L2ToInit the penalty pulls towards w0, or, with scaleCenter, towards
-// w0 times the multiplier that brings it closest to the weights (see
-// FitOptions.ScaleCenter).
-func (opt *Options) fit(ctx context.Context, src source, scale float64, w0 []float64, fixed []bool, scaleCenter bool) (*FitResult, error) {
+// With L2ToInit the penalty pulls towards w0, or, with freeUnits (a fit
+// whose units are free), towards w0 times the multiplier that brings it
+// closest to the weights (see FitOptions.ScaleCenter); freeUnits also holds
+// the fixed weights at that multiple of their values
+// (FitOptions.FixedScaled).
+func (opt *Options) fit(ctx context.Context, src source, scale float64, w0 []float64, fixed []bool, freeUnits bool) (*FitResult, error) {
 	center := []float64(nil)
 	if opt.L2ToInit {
 		center = w0
@@ -267,8 +269,8 @@ func (opt *Options) fit(ctx context.Context, src source, scale float64, w0 []flo
 	bar := progress.New(progressOut(opt.Progress), int64(maxIter), "fitting", opt.ForceProgress)
 	defer bar.Finish()
 	return fit(ctx, src, w0, FitOptions{
-		Scale: scale, L2: opt.L2, Center: center, ScaleCenter: scaleCenter, Bias: features.Index("bias"), Threads: opt.Threads,
-		MaxIter: maxIter, GradTol: opt.GradTol, Fixed: fixed,
+		Scale: scale, L2: opt.L2, Center: center, ScaleCenter: freeUnits, Bias: features.Index("bias"), Threads: opt.Threads,
+		MaxIter: maxIter, GradTol: opt.GradTol, Fixed: fixed, FixedScaled: freeUnits,
 		Progress: func(iter int, loss float64) {
 			bar.Describe(fmt.Sprintf("fitting: loss %.6f", loss))
 			bar.Set(int64(iter))

@@ -68,7 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&opt.Target, "target", "the value `TARGET`: result, value or blend:L (L*result + (1-L)*value)")
 	fs.Float64Var(&opt.L2, "l2", opt.L2, "L2 penalty weight on every weight but the bias, in the units of the scale")
 	fs.BoolVar(&opt.L2ToInit, "l2-to-init", false, "pull the weights towards the initial ones instead of zero")
-	fs.Func("fix", "keep the weights of the features `LIST` (comma-separated names or patterns such as material_*) at their initial values", func(s string) error {
+	fs.Func("fix", "keep the weights of the features `LIST` (comma-separated names or patterns such as material_*) at their initial values (with -pairs, at the free weights' multiple of them)", func(s string) error {
 		for _, p := range strings.Split(s, ",") {
 			if p = strings.TrimSpace(p); p != "" {
 				opt.Fix = append(opt.Fix, p)
