@@ -180,18 +180,16 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 	// Back to the initial units: the fitted weights' value of a rabbit.
 	values := slices.Clone(fr.Values)
 	rep.Unit = 1
-	{
-		u0, u := rabbitValue(w0), rabbitValue(values)
-		if ratio := u / u0; ratio > 0 && !math.IsInf(ratio, 0) {
-			rep.Unit = ratio
-			for j := range values {
-				if j != features.Index("bias") {
-					values[j] /= ratio
-				}
+	u0, u := rabbitValue(w0), rabbitValue(values)
+	if ratio := u / u0; ratio > 0 && !math.IsInf(ratio, 0) {
+		rep.Unit = ratio
+		for j := range values {
+			if j != features.Index("bias") {
+				values[j] /= ratio
 			}
-		} else {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("units not moved: a rabbit is worth %.4g to the fitted weights and %.4g to the initial ones", u, u0))
 		}
+	} else {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("units not moved: a rabbit is worth %.4g to the fitted weights and %.4g to the initial ones", u, u0))
 	}
 	for j, name := range names {
 		rep.Changes = append(rep.Changes, WeightChange{Feature: name, Initial: w0[j], Fitted: values[j], Change: values[j] - w0[j]})
@@ -210,6 +208,9 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 	}
 	notes := fmt.Sprintf("pairs: %d training and %d validation pairs from %d groups, margin %v; ordered as the judge: %.4f initial, %.4f fitted (validation %.4f, %.4f); fitted weights divided by %.4f",
 		rep.Train, rep.Val, rep.Groups, rep.Margin, rep.Initial.Train.Accuracy, rep.Fitted.Train.Accuracy, rep.Initial.Val.Accuracy, rep.Fitted.Val.Accuracy, rep.Unit)
+	if len(opt.Fix) > 0 {
+		notes += fmt.Sprintf("; kept at a multiple of their initial values: %s", strings.Join(opt.Fix, ", "))
+	}
 	if opt.Notes != "" {
 		notes += "; " + opt.Notes
 	}

@@ -147,6 +147,9 @@ func TestRunPairs(t *testing.T) {
 			break
 		}
 	}
+	if !strings.Contains(fw.Lineage.Notes, "multiple of their initial values: trap_*") {
+		t.Errorf("-fix: notes %q do not name the kept features", fw.Lineage.Notes)
+	}
 	if frep.Unit == 1 || fw.Values[features.Index("harlog")] == w0[features.Index("harlog")] {
 		t.Errorf("-fix: units divided by %v, harlog %v: want the free weights fitted and the units moved", frep.Unit, fw.Values[features.Index("harlog")])
 	}
