@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -64,19 +63,7 @@ func (s *shards) load(ctx context.Context, threads int, progress func(done, tota
 	var read, done int64
 
 	produce := func(ctx context.Context, emit func(*loadJob) error) error {
-		s.r.Reset()
-		file, fileRow := -1, int64(0)
-		for read < n {
-			rec, err := s.r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			if f := s.r.File(); f != file {
-				file, fileRow = f, 0
-			}
+		return s.records(func() bool { return read < n }, func(rec arrow.Record, file int, fileRow int64) error {
 			c, err := data.ColumnsOf(rec)
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.r.Files()[file], err)
@@ -106,13 +93,9 @@ func (s *shards) load(ctx context.Context, threads int, progress func(done, tota
 				j.src = append(j.src, int32(i))
 				j.dst = append(j.dst, d)
 			}
-			fileRow += int64(c.Len)
 			rec.Retain()
-			if err := emit(j); err != nil {
-				return err
-			}
-		}
-		return nil
+			return emit(j)
+		})
 	}
 	work := func(_ int, j *loadJob) (int, error) {
 		for k, i := range j.src {

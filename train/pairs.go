@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow/go/v15/arrow"
+
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
@@ -270,50 +272,32 @@ func (s *shards) groupRows(ctx context.Context, newLeaf func() LeafFunc, threads
 		}
 	}
 	produce := func(ctx context.Context, emit func(*pairJob) error) error {
-		s.r.Reset()
-		file, fileRow := -1, int64(0)
-		for read < s.read {
-			rec, err := s.r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			if f := s.r.File(); f != file {
-				file, fileRow = f, 0
-			}
+		return s.records(func() bool { return read < s.read }, func(rec arrow.Record, file int, fileRow int64) error {
+			defer rec.Release()
 			c, err := data.ColumnsOf(rec)
 			if err != nil {
-				rec.Release()
 				return fmt.Errorf("%s: %w", s.r.Files()[file], err)
 			}
 			j := &pairJob{file: file}
 			for i := 0; i < c.Len && read < s.read; i++ {
 				r, p, err := s.pairRow(c, i)
 				if err != nil {
-					rec.Release()
 					return s.rowError(file, fileRow+int64(i), c, i, "%v", err)
 				}
 				read++
 				j.rows, j.pos, j.fileRow = append(j.rows, r), append(j.pos, p), append(j.fileRow, fileRow+int64(i))
 				if len(j.rows) == pairChunk {
 					if err := emit(j); err != nil {
-						rec.Release()
 						return err
 					}
 					j = &pairJob{file: file}
 				}
 			}
-			fileRow += int64(c.Len)
-			rec.Release()
 			if len(j.rows) > 0 {
-				if err := emit(j); err != nil {
-					return err
-				}
+				return emit(j)
 			}
-		}
-		return nil
+			return nil
+		})
 	}
 	work := func(w int, j *pairJob) (*pairJob, error) {
 		kept := j.rows[:0]

@@ -3,8 +3,11 @@ package train
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
@@ -185,6 +188,33 @@ func (s *shards) checkFinite(f []float32) error {
 		if !finite(v) {
 			return fmt.Errorf("feature %q is %v", s.names[j], v)
 		}
+	}
+	return nil
+}
+
+// records reads the shards' record batches from the start, in file order,
+// while more reports true, and calls fn with each, the index of its file
+// and the row in that file of its first row. fn holds the record as
+// Reader.Next gives it.
+func (s *shards) records(more func() bool, fn func(rec arrow.Record, file int, fileRow int64) error) error {
+	s.r.Reset()
+	file, fileRow := -1, int64(0)
+	for more() {
+		rec, err := s.r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if f := s.r.File(); f != file {
+			file, fileRow = f, 0
+		}
+		n := rec.NumRows()
+		if err := fn(rec, file, fileRow); err != nil {
+			return err
+		}
+		fileRow += n
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -34,28 +33,16 @@ func (st *stream) sum(ctx context.Context, threads, accLen int, work func(b *blo
 	scratch := make([]*block, max(threads, 1))
 	total := make([]float64, accLen)
 	produce := func(ctx context.Context, emit func(streamJob) error) error {
-		s.r.Reset()
-		file, fileRow, read := -1, int64(0), int64(0)
-		for read < s.read {
-			rec, err := s.r.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if f := s.r.File(); f != file {
-				file, fileRow = f, 0
-			}
+		read := int64(0)
+		return s.records(func() bool { return read < s.read }, func(rec arrow.Record, file int, fileRow int64) error {
 			n := int(min(rec.NumRows(), s.read-read))
 			rec.Retain()
 			if err := emit(streamJob{rec: rec, file: file, fileRow: fileRow, rows: n}); err != nil {
 				return err
 			}
 			read += int64(n)
-			fileRow += rec.NumRows()
-		}
-		return nil
+			return nil
+		})
 	}
 	do := func(worker int, j streamJob) ([]float64, error) {
 		c, err := data.ColumnsOf(j.rec)
