@@ -77,6 +77,9 @@ type Options struct {
 	// Dir holds the self-play shards while they are compared (empty: a
 	// temporary directory, removed at the end).
 	Dir string
+	// ProfileDir, when set, receives a CPU profile of each measurement
+	// (selfplay-04w.pprof, opening-16t.pprof, opening-16t-new.pprof, ...).
+	ProfileDir string
 	// Progress, when set, receives a line after each measurement.
 	Progress func(string)
 }
@@ -99,6 +102,8 @@ type Measurement struct {
 	// measurement (memory mapped on first touch), -1 where the system does
 	// not say.
 	Faults int64 `json:"minor_faults"`
+	// CPU is where the N cores' time went.
+	CPU CPU `json:"cpu"`
 }
 
 // Report is what Run measured.
@@ -188,13 +193,22 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	var first []byte
 	for _, w := range counts {
 		out := filepath.Join(dir, "workers-"+strconv.Itoa(w))
-		f0 := minorFaults()
+		stop, err := profile(opt.ProfileDir, fmt.Sprintf("selfplay-%02dw", w))
+		if err != nil {
+			return nil, err
+		}
+		f0, c0 := minorFaults(), readCPU()
 		sum, err := selfplay.Run(ctx, opt.SelfPlay, selfplay.Options{Out: out, Seed: opt.Seed, Games: games, Shards: 1,
 			Shard: -1, Workers: w, Weights: opt.Weights, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
+			stop()
 			return nil, fmt.Errorf("scaling: self-play, %d workers: %w", w, err)
 		}
-		m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0, Faults: faultsSince(f0)}
+		m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0,
+			Faults: faultsSince(f0), CPU: cpuSince(c0, w, sum.Elapsed.Seconds())}
+		if err := stop(); err != nil {
+			return nil, err
+		}
 		if w == 1 {
 			r.WorkerSims = float64(sum.Simulations) / sum.Elapsed.Seconds()
 			if sum.Searching > 0 {
@@ -240,16 +254,27 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			// same simulations in memory already mapped.
 			for _, reused := range []bool{false, true} {
 				what := "search simulations/s, " + p.Name + ", new searcher"
+				name := fmt.Sprintf("%s-%02dt-new", p.Name, t)
 				if reused {
 					s.Restart(opt.Seed)
 					what = "search simulations/s, " + p.Name
+					name = strings.TrimSuffix(name, "-new")
 				}
-				f0 := minorFaults()
+				stop, err := profile(opt.ProfileDir, name)
+				if err != nil {
+					return nil, err
+				}
+				f0, c0 := minorFaults(), readCPU()
 				res, err := s.Search(ctx, p.Pos, nil)
 				if err != nil {
+					stop()
 					return nil, fmt.Errorf("scaling: search of the %s, %d threads: %w", p.Name, t, err)
 				}
-				m := Measurement{What: what, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull, Faults: faultsSince(f0)}
+				m := Measurement{What: what, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull,
+					Faults: faultsSince(f0), CPU: cpuSince(c0, t, res.Elapsed.Seconds())}
+				if err := stop(); err != nil {
+					return nil, err
+				}
 				m = r.add(m)
 				if t == 1 && reused {
 					one += m.Rate
@@ -303,8 +328,8 @@ func (r *Report) Write(w io.Writer) error {
 		r.Cores, r.GOMAXPROCS, r.Platform, formatLoad(r.LoadBefore), formatLoad(r.LoadAfter))
 	fmt.Fprintf(&b, "work      self-play: %d games, one shard, the same bytes at every worker count; search: %d simulations a position, the self-play search settings without noise or scan\n\n",
 		r.Games, r.Visits)
-	fmt.Fprintln(&b, "| what | workers or threads | per second | speed-up | minor page faults |")
-	fmt.Fprintln(&b, "|---|---|---|---|---|")
+	fmt.Fprintln(&b, "| what | workers or threads | per second | speed-up | minor page faults | cores busy | GCs | allocated MB/s | lock waits |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|---|---|")
 	for _, m := range r.Rows {
 		note := ""
 		if m.TreeFull {
@@ -314,7 +339,8 @@ func (r *Report) Write(w io.Writer) error {
 		if m.Faults >= 0 {
 			faults = thousands(float64(m.Faults))
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s%s | %.2fx | %s |\n", m.What, m.N, thousands(m.Rate), note, m.Speedup, faults)
+		fmt.Fprintf(&b, "| %s | %d | %s%s | %.2fx | %s | %s | %d | %s | %s |\n", m.What, m.N, thousands(m.Rate), note, m.Speedup, faults,
+			percent(m.CPU.Busy), m.CPU.GCs, thousands(m.CPU.AllocMBps), waits(m.CPU.MutexWait))
 	}
 	if r.SearchSims > 0 && r.WorkerSims > 0 {
 		fmt.Fprintf(&b, "\none self-play worker: %s simulations/s, %.0f %% of the search's own on one thread (%s, the mean of the positions)\n",
@@ -339,6 +365,22 @@ func thousands(x float64) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// percent formats a share as a percentage, or "unknown".
+func percent(x float64) string {
+	if x < 0 {
+		return "unknown"
+	}
+	return strconv.FormatFloat(100*x, 'f', 0, 64) + " %"
+}
+
+// waits formats seconds waited on locks, or "unknown".
+func waits(s float64) string {
+	if s < 0 {
+		return "unknown"
+	}
+	return strconv.FormatFloat(s, 'f', 3, 64) + " s"
 }
 
 func formatLoad(x float64) string {

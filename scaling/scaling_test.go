@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -64,8 +68,9 @@ func TestRunTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []string
+	profiles := t.TempDir()
 	r, err := Run(context.Background(), Options{Cores: 3, Games: 3, Visits: 300, SelfPlay: tinyConfig(t), Weights: w, Seed: 5,
-		Dir: t.TempDir(), Progress: func(s string) { lines = append(lines, s) }})
+		Dir: t.TempDir(), ProfileDir: profiles, Progress: func(s string) { lines = append(lines, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +103,12 @@ func TestRunTiny(t *testing.T) {
 		if m.Faults < 0 {
 			t.Errorf("%s %d: page faults unknown", m.What, m.N)
 		}
+		// The process ran on no more than the cores there are (the
+		// system counts CPU time in ticks: a short search can show none);
+		// self-play allocates its records.
+		if m.CPU.Busy < 0 || m.CPU.Busy*float64(m.N)*m.Seconds > float64(runtime.NumCPU())*m.Seconds+0.05 || (i < 3 && m.CPU.AllocMBps <= 0) || m.CPU.MutexWait < 0 {
+			t.Errorf("%s %d: CPU %+v", m.What, m.N, m.CPU)
+		}
 		one := r.Rows[0]
 		if i >= 3 {
 			// The rows of a position alternate: new searcher, reused.
@@ -115,6 +126,22 @@ func TestRunTiny(t *testing.T) {
 	if r.WorkerSearchSims < r.WorkerSims {
 		t.Errorf("the worker's searches alone make %v simulations/s, the worker %v", r.WorkerSearchSims, r.WorkerSims)
 	}
+	// A profile of each measurement, named for it.
+	var names []string
+	for _, n := range []int{1, 2, 3} {
+		names = append(names, fmt.Sprintf("selfplay-%02dw.pprof", n))
+		for _, p := range []string{"opening", "middlegame"} {
+			names = append(names, fmt.Sprintf("%s-%02dt.pprof", p, n), fmt.Sprintf("%s-%02dt-new.pprof", p, n))
+		}
+	}
+	for _, name := range names {
+		if fi, err := os.Stat(filepath.Join(profiles, name)); err != nil || fi.Size() == 0 {
+			t.Errorf("profile %s: %v", name, err)
+		}
+	}
+	if ents, _ := os.ReadDir(profiles); len(ents) != len(names) {
+		t.Errorf("%d profiles, want %d", len(ents), len(names))
+	}
 	if len(lines) != len(r.Rows) || !strings.HasPrefix(lines[1], "self-play, 2 workers: ") || !strings.HasPrefix(lines[3], "search of the opening, 1 thread, new searcher: ") ||
 		!strings.HasPrefix(lines[4], "search of the opening, 1 thread, searcher reused: ") {
 		t.Errorf("progress lines %q", lines)
@@ -128,9 +155,10 @@ func TestRunTiny(t *testing.T) {
 		"machine   3 cores (GOMAXPROCS ",
 		"self-play: 3 games",
 		"search: 300 simulations a position",
-		"| what | workers or threads | per second | speed-up | minor page faults |\n|---|---|---|---|---|\n| self-play rows/s | 1 | ",
-		" | 1.00x | " + thousands(float64(r.Rows[0].Faults)) + " |\n| self-play rows/s | 2 | ",
-		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx | %s |\n", thousands(r.Rows[14].Rate), r.Rows[14].Speedup, thousands(float64(r.Rows[14].Faults))),
+		"| what | workers or threads | per second | speed-up | minor page faults | cores busy | GCs | allocated MB/s | lock waits |\n|---|---|---|---|---|---|---|---|---|\n| self-play rows/s | 1 | ",
+		" | 1.00x | " + thousands(float64(r.Rows[0].Faults)) + " | " + percent(r.Rows[0].CPU.Busy) + " | " + strconv.FormatUint(r.Rows[0].CPU.GCs, 10) + " | " + thousands(r.Rows[0].CPU.AllocMBps) + " | " + waits(r.Rows[0].CPU.MutexWait) + " |\n| self-play rows/s | 2 | ",
+		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx | %s | %s | %d | %s | %s |\n", thousands(r.Rows[14].Rate), r.Rows[14].Speedup, thousands(float64(r.Rows[14].Faults)),
+			percent(r.Rows[14].CPU.Busy), r.Rows[14].CPU.GCs, thousands(r.Rows[14].CPU.AllocMBps), waits(r.Rows[14].CPU.MutexWait)),
 		"\none self-play worker: " + thousands(r.WorkerSims) + " simulations/s, ",
 		fmt.Sprintf("\nits searches alone: %s simulations/s (the self-play config and positions); %.0f %% of the worker's time is in them\n", thousands(r.WorkerSearchSims), 100*r.WorkerSims/r.WorkerSearchSims),
 	} {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -32,6 +33,7 @@ func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 	configPath := fs.String("config", "", "with -selfplay, the self-play config `FILE` (default: the embedded one); its search settings are the search's")
 	weightsPath := fs.String("weights", "", "with -selfplay, evaluation weights `FILE` (default: the embedded generation-0 weights)")
 	seed := fs.Uint64("seed", 1, "with -selfplay, the seed `S` of the self-play run and the searches")
+	profileDir := fs.String("profile", "", "with -selfplay, write a CPU profile of each measurement into `DIR` (selfplay-16w.pprof, opening-16t.pprof, ...)")
 	return func(e env, args []string) error {
 		if *sp {
 			for _, name := range []string{"runs"} {
@@ -42,9 +44,9 @@ func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 			if len(args) > 0 {
 				return usageError("-selfplay takes no FILE")
 			}
-			return benchScaling(e, *cores, *games, *visits, *configPath, *weightsPath, *seed, fs)
+			return benchScaling(e, *cores, *games, *visits, *configPath, *weightsPath, *profileDir, *seed, fs)
 		}
-		for _, name := range []string{"cores", "games", "visits", "config", "weights", "seed"} {
+		for _, name := range []string{"cores", "games", "visits", "config", "weights", "seed", "profile"} {
 			if isSet(fs, name) {
 				return usageError("-" + name + " goes with -selfplay")
 			}
@@ -85,7 +87,7 @@ func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 
 // benchScaling measures self-play and the search at 1, 2, 4, ... workers and
 // threads and prints the table (see package scaling).
-func benchScaling(e env, cores, games, visits int, configPath, weightsPath string, seed uint64, fs *flag.FlagSet) error {
+func benchScaling(e env, cores, games, visits int, configPath, weightsPath, profileDir string, seed uint64, fs *flag.FlagSet) error {
 	switch {
 	case isSet(fs, "cores") && cores < 1:
 		return usageError("-cores must be at least 1")
@@ -105,8 +107,13 @@ func benchScaling(e env, cores, games, visits int, configPath, weightsPath strin
 	if err != nil {
 		return err
 	}
+	if profileDir != "" {
+		if err := os.MkdirAll(profileDir, 0o755); err != nil {
+			return err
+		}
+	}
 	r, err := scaling.Run(context.Background(), scaling.Options{Cores: cores, Games: games, Visits: visits, SelfPlay: cfg,
-		Weights: w, Seed: seed, Progress: func(s string) { fmt.Fprintln(e.stderr, s) }})
+		Weights: w, Seed: seed, ProfileDir: profileDir, Progress: func(s string) { fmt.Fprintln(e.stderr, s) }})
 	if err != nil {
 		return err
 	}
