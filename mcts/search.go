@@ -165,6 +165,10 @@ type search struct {
 
 // worker holds one thread's scratch space.
 type worker struct {
+	// Workers are allocated one after the other, and each writes its own
+	// fields at every step of a descent: the padding at both ends keeps
+	// two threads' workers off a shared cache line.
+	_         [64]byte
 	sr        *search
 	path      []int64 // nodes of the descent
 	edges     []int64 // edges of the descent: edges[i] leads from path[i] to path[i+1]
@@ -177,8 +181,16 @@ type worker struct {
 	depth     int32 // the longest descent
 	nodeBlock block // node and edge indices reserved for this worker
 	edgeBlock block
-	turn      engine.Turn // the state of the descent
-	next      engine.Turn // endValue's next turn
+	// rootTaken lists the root's edges this descent took, when it meets the
+	// root again (see selectEdge).
+	rootTaken []int64
+	// rootVisits and rootWsum are this thread's visits of the root and
+	// their values not yet added to the root's counters (see backup).
+	rootVisits int64
+	rootWsum   int64
+	turn       engine.Turn // the state of the descent
+	next       engine.Turn // endValue's next turn
+	_          [64]byte
 }
 
 // Search searches from pos, the position at the start of a turn, and returns the
@@ -272,6 +284,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	if root.nedges == 0 {
 		return nil, ErrGameOver
 	}
+	root.mm.Store(staleMinimax)
 	if s.cfg.DirichletAlpha > 0 && !o.NoNoise {
 		sr.priors = s.noisyPriors(root)
 	}
@@ -288,6 +301,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 		}()
 	}
 	wg.Wait()
+	root.mm.Store(staleMinimax)
 	if err := ctx.Err(); err != nil && sr.sims.Load() == 0 {
 		return nil, err
 	}
@@ -306,6 +320,7 @@ func (w *worker) run() {
 	sr := w.sr
 	root := sr.t.node(sr.root)
 	defer func() {
+		w.flushRoot()
 		for d := sr.maxDepth.Load(); w.depth > d && !sr.maxDepth.CompareAndSwap(d, w.depth); d = sr.maxDepth.Load() {
 		}
 	}()
@@ -340,7 +355,6 @@ func (w *worker) simulate() {
 	w.edges = w.edges[:0]
 	w.ends = w.ends[:0]
 	id := sr.root
-	t.node(id).counts.Add(uint64(vl))
 	var value float32
 	for {
 		n := t.node(id)
@@ -367,7 +381,12 @@ func (w *worker) simulate() {
 			break
 		}
 		e := t.edges.at(ei)
-		e.counts.Add(uint64(vl))
+		if id != sr.root {
+			// No virtual loss on the root's edges: every thread takes one
+			// of them at every simulation, and against their visits a few
+			// losses steer nothing (the threads part below).
+			e.counts.Add(uint64(vl))
+		}
 		w.edges = append(w.edges, ei)
 		if e.endsTurn() {
 			end := turn.End()
@@ -382,7 +401,7 @@ func (w *worker) simulate() {
 			c := t.find(&k, h, &w.nodeBlock)
 			if c < 0 {
 				sr.full.Store(true)
-				value = n.q(n.value)
+				value = w.mean(n, id == sr.root)
 				break
 			}
 			if !e.child.CompareAndSwap(0, c+1) {
@@ -391,7 +410,6 @@ func (w *worker) simulate() {
 			child = c
 		}
 		id = child
-		t.node(id).counts.Add(uint64(vl))
 		w.path = append(w.path, id)
 	}
 	w.depth = max(w.depth, int32(len(w.path)))
@@ -403,28 +421,106 @@ func (w *worker) simulate() {
 // refreshes the cached child statistics of every edge taken.
 func (w *worker) backup(value float32, vl int32) {
 	t := w.sr.t
-	for i := len(w.path) - 1; i >= 0; i-- {
+	// What the edge below the node being backed up held before this backup:
+	// whether it counted in its parent's minimax value (it had a visit) and
+	// its minimax value then, and what it holds now.
+	var had bool
+	var old, now float32
+	last := len(w.path) - 1
+	for i := last; i >= 0; i-- {
 		n := t.node(w.path[i])
-		n.wsum.Add(int64(value * valueScale))
-		n.counts.Add(1<<32 - uint64(vl))
 		if i == 0 {
+			// Every descent ends at the root: its counters, updated by
+			// every thread at every simulation, were the line the threads
+			// fought over most. Each thread adds its visits there a few at
+			// a time and counts the rest itself (see mean), so that one
+			// thread sees what it did.
+			w.rootVisits++
+			w.rootWsum += int64(value * valueScale)
+			if w.rootVisits == rootFlush {
+				w.flushRoot()
+			}
 			break
 		}
+		n.wsum.Add(int64(value * valueScale))
+		visits := n.counts.Add(1<<32) >> 32
 		e := t.edges.at(w.edges[i-1])
 		q := n.q(n.value)
 		p := n.proven.Load()
-		m := w.minimax(n, p)
+		var m float32
+		// The root's value goes stale while it is the root (see
+		// staleMinimax).
+		if i == last || visits%minimaxRefresh == 0 || w.path[i] == w.sr.root {
+			m = w.minimax(n, p)
+		} else {
+			m = w.minimaxAfter(n, p, had, old, now)
+		}
 		if e.endsTurn() {
 			value, q, p, m = -value, -q, -p, -m
 		}
+		had = e.counts.Load()>>32 > 0
+		old = math.Float32frombits(e.m.Swap(math.Float32bits(m)))
+		now = m
 		e.q.Store(math.Float32bits(q))
-		e.m.Store(math.Float32bits(m))
 		if p != 0 {
 			e.proven.Store(p)
 		}
-		e.counts.Add(1<<32 - uint64(vl))
+		if w.path[i-1] == w.sr.root {
+			e.counts.Add(1 << 32)
+		} else {
+			e.counts.Add(1<<32 - uint64(vl))
+		}
 	}
 }
+
+// rootFlush is how many visits of the root a thread keeps before it adds
+// them to the root's counters.
+const rootFlush = 8
+
+// flushRoot adds the thread's visits of the root to the root's counters.
+func (w *worker) flushRoot() {
+	if w.rootVisits == 0 {
+		return
+	}
+	root := w.sr.t.node(w.sr.root)
+	root.wsum.Add(w.rootWsum)
+	root.counts.Add(uint64(w.rootVisits) << 32)
+	w.rootVisits, w.rootWsum = 0, 0
+}
+
+// stats returns the visits of n and the sum of their values, with this
+// thread's visits not yet added to the counters when n is the root.
+func (w *worker) stats(n *node, isRoot bool) (visits int32, wsum int64) {
+	visits, wsum = n.visits(), n.wsum.Load()
+	if isRoot {
+		visits += int32(w.rootVisits)
+		wsum += w.rootWsum
+	}
+	return visits, wsum
+}
+
+// mean returns the mean value of n for its side to move as stats counts
+// it, or its value at expansion when it has no visits.
+func (w *worker) mean(n *node, isRoot bool) float32 {
+	v, sum := w.stats(n, isRoot)
+	if v == 0 {
+		return n.value
+	}
+	return float32(float64(sum) / valueScale / float64(v))
+}
+
+// minimaxRefresh is how often, in visits of a node, backup recomputes its
+// minimax value from all its edges instead of from the one edge that
+// changed: another thread's update between the read and the write of an
+// incremental one can leave the value stale, and this bounds how long.
+const minimaxRefresh = 32
+
+// staleMinimax, a NaN no computation makes, marks the minimax value of a
+// root: descents end at the root, so its edges change without its value
+// being refreshed, and a descent that meets it again (the same position
+// turns later, in this search or a later one on the kept tree) must
+// recompute it from its edges.
+const staleMinimax = 0x7fc0_dead
 
 // minimax refreshes and returns the implicit minimax value of n: the best, for
 // its side to move, of its own value at expansion and the minimax values of the
@@ -454,16 +550,65 @@ func (w *worker) minimax(n *node, p int32) float32 {
 	return m
 }
 
+// minimaxAfter is minimax when one edge of n changed since n's value was
+// last computed, from old (counted only if had) to now: the maximum of the
+// others is the value kept unless the edge held it, so the edges are read
+// again only when the one that held the maximum went down. On one thread it
+// returns what minimax does, bit for bit (max orders -0 below +0, and so
+// does the comparison of bits here); on many, a value changed meanwhile by
+// another thread sends it to minimax.
+func (w *worker) minimaxAfter(n *node, p int32, had bool, old, now float32) float32 {
+	if p != 0 {
+		return w.minimax(n, p)
+	}
+	bits := n.mm.Load()
+	if bits == staleMinimax {
+		return w.minimax(n, p)
+	}
+	cur := math.Float32frombits(bits)
+	var m float32
+	switch {
+	case !had || math.Float32bits(old) != bits:
+		m = max(cur, now) // the edge did not hold the maximum
+	case math.Float32bits(max(cur, now)) == math.Float32bits(now):
+		m = now // it held it and did not go down
+	default:
+		return w.minimax(n, p)
+	}
+	if mb := math.Float32bits(m); mb != bits && !n.mm.CompareAndSwap(bits, mb) {
+		return w.minimax(n, p)
+	}
+	return m
+}
+
 // selectEdge picks the action of n by PUCT, or returns -1 when n has none left to
 // try (all lose, or all would repeat a position a third time).
 func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 	sr := w.sr
 	t := sr.t
 	cfg := &sr.s.cfg
-	nv, nl := n.load()
-	sqrtN := float32(math.Sqrt(float64(max(nv+nl, 1))))
+	// The node's visits and this descent's virtual losses on it. Virtual
+	// losses are kept on the edges alone, where they steer the threads apart:
+	// each node's own counter, which every descent through it updated twice,
+	// was the line the threads fought over most on many cores, and the other
+	// threads' descents under way weigh nothing beside the visits here.
+	nv, _ := w.stats(n, isRoot)
+	times := w.onPath()
+	nv += int32(cfg.VirtualLoss) * times
+	// The root's edges carry no virtual losses: a descent that meets the
+	// root again counts its own on the edges it took there, as the losses
+	// of the other edges count them.
+	w.rootTaken = w.rootTaken[:0]
+	if isRoot && times > 1 {
+		for k, id := range w.path[:len(w.path)-1] {
+			if id == sr.root {
+				w.rootTaken = append(w.rootTaken, w.edges[k])
+			}
+		}
+	}
+	sqrtN := float32(math.Sqrt(float64(max(nv, 1))))
 	cu := cfg.CPuct * sqrtN
-	fpu := n.q(n.value) - cfg.FPUReduction
+	fpu := w.mean(n, isRoot) - cfg.FPUReduction
 	mix := cfg.Minimax
 	edges := t.edges.slice(n.edges, n.nedges)
 	var priors []float32
@@ -493,6 +638,11 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 			var nc float32
 			ec := e.counts.Load()
 			ev, el := int32(ec>>32), int32(uint32(ec))
+			for _, x := range w.rootTaken {
+				if x == n.edges+int64(i) {
+					el += int32(cfg.VirtualLoss)
+				}
+			}
 			if ev+el == 0 && e.child.Load() == 0 && priors == nil {
 				// The first unvisited edge: it beats every unvisited edge after it.
 				allLost = false
@@ -538,6 +688,20 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 		}
 		return n.edges + int64(best)
 	}
+}
+
+// onPath returns how many times this descent has reached the node it is at
+// (a position can come back within a descent, turns later), so that
+// selection counts this descent's virtual losses on the node.
+func (w *worker) onPath() int32 {
+	id := w.path[len(w.path)-1]
+	k := int32(0)
+	for _, x := range w.path {
+		if x == id {
+			k++
+		}
+	}
+	return k
 }
 
 // repeats reports whether ending the turn now would make a third repetition,

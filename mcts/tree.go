@@ -18,9 +18,15 @@ const (
 // indices stay valid while it grows and the garbage collector sees few objects.
 type arena[T any] struct {
 	mu     sync.Mutex
-	chunks []atomic.Pointer[[chunkSize]T]
-	next   atomic.Int64
+	chunks []atomic.Pointer[[chunkSize]T] // read at every access
 	limit  int64
+	// next is written at every allocation: on a cache line of its own, so
+	// that the threads' reads of chunks do not miss each time one of them
+	// takes a block (on 16 cores the opening search spent a tenth of its
+	// time reading the chunk table so).
+	_    [64]byte
+	next atomic.Int64
+	_    [56]byte
 }
 
 func newArena[T any](limit int) *arena[T] {
@@ -97,8 +103,8 @@ const (
 )
 
 type node struct {
-	// counts holds the visits in its high 32 bits and the virtual losses of the
-	// descents under way in its low 32 bits, so that one atomic add updates both.
+	// counts holds the completed visits in its high 32 bits (the low 32 bits
+	// are 0: virtual losses are kept on the edges alone, see selectEdge).
 	counts atomic.Uint64
 	wsum   atomic.Int64 // sum of backed-up values for the side to move, times valueScale
 	status atomic.Int32
@@ -113,12 +119,6 @@ type node struct {
 
 // visits returns the completed visits of n.
 func (n *node) visits() int32 { return int32(n.counts.Load() >> 32) }
-
-// load returns the visits and the virtual losses of n.
-func (n *node) load() (visits, vloss int32) {
-	c := n.counts.Load()
-	return int32(c >> 32), int32(uint32(c))
-}
 
 // q returns the mean value for the side to move, or def when unvisited.
 func (n *node) q(def float32) float32 {
