@@ -13,6 +13,7 @@ package scaling
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,6 +79,9 @@ type Options struct {
 	// Dir holds the self-play shards while they are compared (empty: a
 	// temporary directory, removed at the end).
 	Dir string
+	// Repeat is how many times each measurement is made (0: once); the
+	// table gives the median run, and the rates of all of them.
+	Repeat int
 	// ProfileDir, when set, receives a CPU profile of each measurement
 	// (selfplay-04w.pprof, opening-16t.pprof, opening-16t-new.pprof, ...).
 	ProfileDir string
@@ -104,6 +109,40 @@ type Measurement struct {
 	Faults int64 `json:"minor_faults"`
 	// CPU is where the N cores' time went.
 	CPU CPU `json:"cpu"`
+	// Rates holds the rate of every run when the measurement was repeated
+	// (Options.Repeat); the measurement is the run of the median rate.
+	Rates []float64 `json:"rates,omitempty"`
+}
+
+// median makes a measurement n times and returns the run of the median rate
+// (the lower middle one of an even count) with the rates of all runs, and
+// that run's index.
+func median(n int, f func() (Measurement, error)) (Measurement, int, error) {
+	n = max(n, 1)
+	runs := make([]Measurement, 0, n)
+	for range n {
+		m, err := f()
+		if err != nil {
+			return Measurement{}, 0, err
+		}
+		if m.Seconds > 0 {
+			m.Rate = float64(m.Count) / m.Seconds
+		}
+		runs = append(runs, m)
+	}
+	if n == 1 {
+		return runs[0], 0, nil
+	}
+	order := make([]int, n)
+	rates := make([]float64, n)
+	for i := range runs {
+		order[i], rates[i] = i, runs[i].Rate
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(runs[a].Rate, runs[b].Rate) })
+	i := order[(n-1)/2]
+	m := runs[i]
+	m.Rates = rates
+	return m, i, nil
 }
 
 // Report is what Run measured.
@@ -113,6 +152,8 @@ type Report struct {
 	Platform   string `json:"platform"`
 	Games      int    `json:"games"`
 	Visits     int    `json:"visits"`
+	// Repeat is how many times each measurement was made.
+	Repeat int `json:"repeat"`
 	// LoadBefore and LoadAfter are the machine's load averages over the
 	// last minute before and after the measurements (-1 where unknown).
 	LoadBefore float64 `json:"load_before"`
@@ -153,6 +194,8 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("scaling: games %d: want at least 1", opt.Games)
 	case opt.Visits < 0:
 		return nil, fmt.Errorf("scaling: visits %d: want at least 1", opt.Visits)
+	case opt.Repeat < 0:
+		return nil, fmt.Errorf("scaling: repeat %d: want at least 1", opt.Repeat)
 	}
 	cores := opt.Cores
 	if cores == 0 {
@@ -186,47 +229,55 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	r := &Report{
 		Cores: cores, GOMAXPROCS: runtime.GOMAXPROCS(0),
 		Platform: runtime.GOOS + "/" + runtime.GOARCH + ", " + runtime.Version(),
-		Games:    games, Visits: visits, LoadBefore: loadAverage(),
+		Games:    games, Visits: visits, Repeat: max(opt.Repeat, 1), LoadBefore: loadAverage(),
 	}
 	counts := Counts(cores)
 
 	var first []byte
 	for _, w := range counts {
-		out := filepath.Join(dir, "workers-"+strconv.Itoa(w))
-		stop, err := profile(opt.ProfileDir, fmt.Sprintf("selfplay-%02dw", w))
+		var sums []*selfplay.Summary
+		m, i, err := median(opt.Repeat, func() (Measurement, error) {
+			out := filepath.Join(dir, "workers-"+strconv.Itoa(w))
+			stop, err := profile(opt.ProfileDir, fmt.Sprintf("selfplay-%02dw", w))
+			if err != nil {
+				return Measurement{}, err
+			}
+			f0, c0 := minorFaults(), readCPU()
+			sum, err := selfplay.Run(ctx, opt.SelfPlay, selfplay.Options{Out: out, Seed: opt.Seed, Games: games, Shards: 1,
+				Shard: -1, Workers: w, Weights: opt.Weights, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			if err != nil {
+				stop()
+				return Measurement{}, fmt.Errorf("scaling: self-play, %d workers: %w", w, err)
+			}
+			m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0,
+				Faults: faultsSince(f0), CPU: cpuSince(c0, w, sum.Elapsed.Seconds())}
+			if err := stop(); err != nil {
+				return Measurement{}, err
+			}
+			sums = append(sums, sum)
+			// The same games whatever the workers: the same bytes.
+			b, err := os.ReadFile(selfplay.ShardPath(out, 0))
+			if err != nil {
+				return Measurement{}, fmt.Errorf("scaling: %w", err)
+			}
+			if first == nil {
+				first = b
+			} else if !bytes.Equal(b, first) {
+				return Measurement{}, fmt.Errorf("scaling: the shard of %d workers differs from that of %d: self-play is not reproducible across workers", w, counts[0])
+			}
+			if err := os.RemoveAll(out); err != nil {
+				return Measurement{}, fmt.Errorf("scaling: %w", err)
+			}
+			return m, nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		f0, c0 := minorFaults(), readCPU()
-		sum, err := selfplay.Run(ctx, opt.SelfPlay, selfplay.Options{Out: out, Seed: opt.Seed, Games: games, Shards: 1,
-			Shard: -1, Workers: w, Weights: opt.Weights, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-		if err != nil {
-			stop()
-			return nil, fmt.Errorf("scaling: self-play, %d workers: %w", w, err)
-		}
-		m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0,
-			Faults: faultsSince(f0), CPU: cpuSince(c0, w, sum.Elapsed.Seconds())}
-		if err := stop(); err != nil {
-			return nil, err
-		}
-		if w == 1 {
+		if sum := sums[i]; w == 1 {
 			r.WorkerSims = float64(sum.Simulations) / sum.Elapsed.Seconds()
 			if sum.Searching > 0 {
 				r.WorkerSearchSims = float64(sum.Simulations) / sum.Searching.Seconds()
 			}
-		}
-		// The same games whatever the workers: the same bytes.
-		b, err := os.ReadFile(selfplay.ShardPath(out, 0))
-		if err != nil {
-			return nil, fmt.Errorf("scaling: %w", err)
-		}
-		if first == nil {
-			first = b
-		} else if !bytes.Equal(b, first) {
-			return nil, fmt.Errorf("scaling: the shard of %d workers differs from that of %d: self-play is not reproducible across workers", w, counts[0])
-		}
-		if err := os.RemoveAll(out); err != nil {
-			return nil, fmt.Errorf("scaling: %w", err)
 		}
 		m = r.add(m)
 		progress(fmt.Sprintf("self-play, %s: %s rows/s", plural(w, "worker"), thousands(m.Rate)))
@@ -246,33 +297,40 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	for _, p := range positions {
 		for _, t := range counts {
 			cfg.Threads = t
-			s, err := mcts.New(cfg, ev)
-			if err != nil {
-				return nil, fmt.Errorf("scaling: %w", err)
-			}
 			// The new searcher first, then the same one restarted: the
 			// same simulations in memory already mapped.
+			var s *mcts.Searcher
 			for _, reused := range []bool{false, true} {
 				what := "search simulations/s, " + p.Name + ", new searcher"
 				name := fmt.Sprintf("%s-%02dt-new", p.Name, t)
 				if reused {
-					s.Restart(opt.Seed)
 					what = "search simulations/s, " + p.Name
 					name = strings.TrimSuffix(name, "-new")
 				}
-				stop, err := profile(opt.ProfileDir, name)
+				m, _, err := median(opt.Repeat, func() (Measurement, error) {
+					if reused {
+						s.Restart(opt.Seed)
+					} else {
+						var err error
+						if s, err = mcts.New(cfg, ev); err != nil {
+							return Measurement{}, fmt.Errorf("scaling: %w", err)
+						}
+					}
+					stop, err := profile(opt.ProfileDir, name)
+					if err != nil {
+						return Measurement{}, err
+					}
+					f0, c0 := minorFaults(), readCPU()
+					res, err := s.Search(ctx, p.Pos, nil)
+					if err != nil {
+						stop()
+						return Measurement{}, fmt.Errorf("scaling: search of the %s, %d threads: %w", p.Name, t, err)
+					}
+					m := Measurement{What: what, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull,
+						Faults: faultsSince(f0), CPU: cpuSince(c0, t, res.Elapsed.Seconds())}
+					return m, stop()
+				})
 				if err != nil {
-					return nil, err
-				}
-				f0, c0 := minorFaults(), readCPU()
-				res, err := s.Search(ctx, p.Pos, nil)
-				if err != nil {
-					stop()
-					return nil, fmt.Errorf("scaling: search of the %s, %d threads: %w", p.Name, t, err)
-				}
-				m := Measurement{What: what, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull,
-					Faults: faultsSince(f0), CPU: cpuSince(c0, t, res.Elapsed.Seconds())}
-				if err := stop(); err != nil {
 					return nil, err
 				}
 				m = r.add(m)
@@ -326,8 +384,12 @@ func (r *Report) Write(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "machine   %d cores (GOMAXPROCS %d), %s, load average %s before, %s after\n",
 		r.Cores, r.GOMAXPROCS, r.Platform, formatLoad(r.LoadBefore), formatLoad(r.LoadAfter))
-	fmt.Fprintf(&b, "work      self-play: %d games, one shard, the same bytes at every worker count; search: %d simulations a position, the self-play search settings without noise or scan\n\n",
+	fmt.Fprintf(&b, "work      self-play: %d games, one shard, the same bytes at every worker count; search: %d simulations a position, the self-play search settings without noise or scan\n",
 		r.Games, r.Visits)
+	if r.Repeat > 1 {
+		fmt.Fprintf(&b, "runs      each measurement %d times: the median, and the lowest and highest rates\n", r.Repeat)
+	}
+	b.WriteString("\n")
 	fmt.Fprintln(&b, "| what | workers or threads | per second | speed-up | minor page faults | cores busy | GCs | allocated MB/s | lock waits |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|---|---|")
 	for _, m := range r.Rows {
@@ -338,6 +400,9 @@ func (r *Report) Write(w io.Writer) error {
 		faults := "unknown"
 		if m.Faults >= 0 {
 			faults = thousands(float64(m.Faults))
+		}
+		if len(m.Rates) > 1 {
+			note = fmt.Sprintf(" (%s to %s)%s", thousands(slices.Min(m.Rates)), thousands(slices.Max(m.Rates)), note)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s%s | %.2fx | %s | %s | %d | %s | %s |\n", m.What, m.N, thousands(m.Rate), note, m.Speedup, faults,
 			percent(m.CPU.Busy), m.CPU.GCs, thousands(m.CPU.AllocMBps), waits(m.CPU.MutexWait))

@@ -195,3 +195,45 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRepeat: each measurement is made Repeat times; its row is the run
+// of the median rate, with every run's rate, and the table gives the range.
+func TestRunRepeat(t *testing.T) {
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), Options{Cores: 2, Games: 2, Visits: 200, Repeat: 3, SelfPlay: tinyConfig(t), Weights: w, Seed: 5,
+		Dir: t.TempDir(), Positions: DefaultPositions()[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Repeat != 3 || len(r.Rows) != 2+4 {
+		t.Fatalf("repeat %d, %d rows", r.Repeat, len(r.Rows))
+	}
+	for _, m := range r.Rows {
+		if len(m.Rates) != 3 {
+			t.Fatalf("%s %d: rates %v, want 3", m.What, m.N, m.Rates)
+		}
+		sorted := slices.Sorted(slices.Values(m.Rates))
+		if m.Rate != sorted[1] || m.Rate != float64(m.Count)/m.Seconds {
+			t.Errorf("%s %d: rate %v of %d in %v s, want the median of %v", m.What, m.N, m.Rate, m.Count, m.Seconds, m.Rates)
+		}
+	}
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	m := r.Rows[1]
+	for _, s := range []string{
+		"runs      each measurement 3 times: the median, and the lowest and highest rates\n",
+		fmt.Sprintf("| self-play rows/s | 2 | %s (%s to %s) | ", thousands(m.Rate), thousands(slices.Min(m.Rates)), thousands(slices.Max(m.Rates))),
+	} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("the table does not contain %q:\n%s", s, b.String())
+		}
+	}
+	if _, err := Run(context.Background(), Options{Repeat: -1, Weights: w}); err == nil || !strings.Contains(err.Error(), "repeat -1") {
+		t.Errorf("repeat -1: %v", err)
+	}
+}

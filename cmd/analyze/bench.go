@@ -33,6 +33,7 @@ func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 	configPath := fs.String("config", "", "with -selfplay, the self-play config `FILE` (default: the embedded one); its search settings are the search's")
 	weightsPath := fs.String("weights", "", "with -selfplay, evaluation weights `FILE` (default: the embedded generation-0 weights)")
 	seed := fs.Uint64("seed", 1, "with -selfplay, the seed `S` of the self-play run and the searches")
+	repeat := fs.Int("repeat", 1, "with -selfplay, make each measurement `N` times and give the median, with the lowest and highest")
 	profileDir := fs.String("profile", "", "with -selfplay, write a CPU profile of each measurement into `DIR` (selfplay-16w.pprof, opening-16t.pprof, ...)")
 	return func(e env, args []string) error {
 		if *sp {
@@ -44,9 +45,9 @@ func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 			if len(args) > 0 {
 				return usageError("-selfplay takes no FILE")
 			}
-			return benchScaling(e, *cores, *games, *visits, *configPath, *weightsPath, *profileDir, *seed, fs)
+			return benchScaling(e, *cores, *games, *visits, *repeat, *configPath, *weightsPath, *profileDir, *seed, fs)
 		}
-		for _, name := range []string{"cores", "games", "visits", "config", "weights", "seed", "profile"} {
+		for _, name := range []string{"cores", "games", "visits", "config", "weights", "seed", "profile", "repeat"} {
 			if isSet(fs, name) {
 				return usageError("-" + name + " goes with -selfplay")
 			}
@@ -87,7 +88,7 @@ func benchVerb(fs *flag.FlagSet) func(env, []string) error {
 
 // benchScaling measures self-play and the search at 1, 2, 4, ... workers and
 // threads and prints the table (see package scaling).
-func benchScaling(e env, cores, games, visits int, configPath, weightsPath, profileDir string, seed uint64, fs *flag.FlagSet) error {
+func benchScaling(e env, cores, games, visits, repeat int, configPath, weightsPath, profileDir string, seed uint64, fs *flag.FlagSet) error {
 	switch {
 	case isSet(fs, "cores") && cores < 1:
 		return usageError("-cores must be at least 1")
@@ -95,6 +96,8 @@ func benchScaling(e env, cores, games, visits int, configPath, weightsPath, prof
 		return usageError("-games must be at least 1")
 	case visits < 1:
 		return usageError("-visits must be at least 1")
+	case repeat < 1:
+		return usageError("-repeat must be at least 1")
 	}
 	cfg, err := selfplay.DefaultConfig()
 	if configPath != "" {
@@ -113,7 +116,7 @@ func benchScaling(e env, cores, games, visits int, configPath, weightsPath, prof
 		}
 	}
 	r, err := scaling.Run(context.Background(), scaling.Options{Cores: cores, Games: games, Visits: visits, SelfPlay: cfg,
-		Weights: w, Seed: seed, ProfileDir: profileDir, Progress: func(s string) { fmt.Fprintln(e.stderr, s) }})
+		Weights: w, Seed: seed, Repeat: repeat, ProfileDir: profileDir, Progress: func(s string) { fmt.Fprintln(e.stderr, s) }})
 	if err != nil {
 		return err
 	}

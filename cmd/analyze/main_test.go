@@ -193,6 +193,8 @@ func TestBench(t *testing.T) {
 		{name: "selfplay zero cores", args: []string{"bench", "-selfplay", "-cores", "0"}, wantCode: 2, wantErr: "-cores must be at least 1"},
 		{name: "selfplay zero games", args: []string{"bench", "-selfplay", "-games", "0"}, wantCode: 2, wantErr: "-games must be at least 1"},
 		{name: "selfplay zero visits", args: []string{"bench", "-selfplay", "-visits", "0"}, wantCode: 2, wantErr: "-visits must be at least 1"},
+		{name: "selfplay zero repeat", args: []string{"bench", "-selfplay", "-repeat", "0"}, wantCode: 2, wantErr: "-repeat must be at least 1"},
+		{name: "repeat without selfplay", args: []string{"bench", "-repeat", "3", one}, wantCode: 2, wantErr: "-repeat goes with -selfplay"},
 		{name: "selfplay bad config", args: []string{"bench", "-selfplay", "-config", badConfig}, wantCode: 1, wantErr: "bad.yaml"},
 		{name: "games without selfplay", args: []string{"bench", "-games", "3", one}, wantCode: 2, wantErr: "-games goes with -selfplay"},
 	}
