@@ -78,7 +78,8 @@ func TestGen0Plays(t *testing.T) {
 		// proves real goals exactly (its goal search), so the evaluation's
 		// rough threat count only leans: a plus for the side to move, far
 		// from a win, and a small minus for the opponent (the fit to Sharp's
-		// choices gives the opponent's threats little weight).
+		// choices gives the opponent's threats little weight; the threat
+		// itself is checked below, against the position without it).
 		{"goal threat for the side to move", engine.Gold, goalThreat, 0.05, 0.3},
 		{"goal threat for the opponent", engine.Silver, goalThreat, -0.3, -0.005},
 	}
@@ -91,6 +92,21 @@ func TestGen0Plays(t *testing.T) {
 				t.Errorf("value %v, want within [%v, %v]\n%s", v, tt.lo, tt.hi, p.Diagram())
 			}
 		})
+	}
+	// The threat itself, against the same position with Gold's rabbit at
+	// home: a plus for Gold, a minus for Silver, whoever is to move. (The
+	// position alone, Silver's dog on d5 and the tempo, is worth a little
+	// to the side to move, so the threat's sign shows in the difference.)
+	noThreat := goldSetup + " " + strings.NewReplacer("rg8", "rh4", "dg7", "dd5").Replace(silverSetup)
+	for _, side := range []engine.Color{engine.Gold, engine.Silver} {
+		p, q := build(t, side, goalThreat), build(t, side, noThreat)
+		d := l.Evaluate(&p) - l.Evaluate(&q)
+		if side == engine.Silver {
+			d = -d
+		}
+		if d < 0.01 {
+			t.Errorf("%v to move: Gold's goal threat is worth %+.3f to Gold, want at least +0.01", side, d)
+		}
 	}
 }
 
