@@ -284,7 +284,6 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 	if root.nedges == 0 {
 		return nil, ErrGameOver
 	}
-	root.mm.Store(staleMinimax)
 	if s.cfg.DirichletAlpha > 0 && !o.NoNoise {
 		sr.priors = s.noisyPriors(root)
 	}
@@ -448,7 +447,7 @@ func (w *worker) backup(value float32, vl int32) {
 		q := n.q(n.value)
 		p := n.proven.Load()
 		var m float32
-		// The root's value goes stale while it is the root (see
+		// The root's value is stale while it is the root (see
 		// staleMinimax).
 		if i == last || visits%minimaxRefresh == 0 || w.path[i] == w.sr.root {
 			m = w.minimax(n, p)
@@ -503,10 +502,7 @@ func (w *worker) stats(n *node, isRoot bool) (visits int32, wsum int64) {
 // it, or its value at expansion when it has no visits.
 func (w *worker) mean(n *node, isRoot bool) float32 {
 	v, sum := w.stats(n, isRoot)
-	if v == 0 {
-		return n.value
-	}
-	return float32(float64(sum) / valueScale / float64(v))
+	return meanValue(v, sum, n.value)
 }
 
 // minimaxRefresh is how often, in visits of a node, backup recomputes its
@@ -516,10 +512,11 @@ func (w *worker) mean(n *node, isRoot bool) float32 {
 const minimaxRefresh = 32
 
 // staleMinimax, a NaN no computation makes, marks the minimax value of a
-// root: descents end at the root, so its edges change without its value
-// being refreshed, and a descent that meets it again (the same position
-// turns later, in this search or a later one on the kept tree) must
-// recompute it from its edges.
+// search's root once the search ends: descents end at the root, so its
+// edges change without its value being refreshed. Within the search,
+// backup recomputes the root's value whenever a descent meets it again (the
+// same position turns later); in a later search on the kept tree, the mark
+// sends it to the same recomputation.
 const staleMinimax = 0x7fc0_dead
 
 // minimax refreshes and returns the implicit minimax value of n: the best, for

@@ -122,11 +122,16 @@ func (n *node) visits() int32 { return int32(n.counts.Load() >> 32) }
 
 // q returns the mean value for the side to move, or def when unvisited.
 func (n *node) q(def float32) float32 {
-	v := n.visits()
+	return meanValue(n.visits(), n.wsum.Load(), def)
+}
+
+// meanValue returns the mean of v values summing to wsum (fixed point), or
+// def when v is 0.
+func meanValue(v int32, wsum int64, def float32) float32 {
 	if v == 0 {
 		return def
 	}
-	return float32(float64(n.wsum.Load()) / valueScale / float64(v))
+	return float32(float64(wsum) / valueScale / float64(v))
 }
 
 // edge is an action of a node: a step, or ending the turn when step.Piece is NoPiece.

@@ -8,36 +8,38 @@ import (
 	"runtime/pprof"
 )
 
-// cpuTimes is what the process has used so far: its CPU time in seconds
-// (user and system, -1 where the system does not say), its garbage
-// collections, the bytes it allocated on the heap, and the seconds its
-// goroutines waited on a sync.Mutex or RWMutex (-1 where the runtime does
-// not say).
-type cpuTimes struct {
+// usage is what the process has used so far: its minor page faults and
+// its CPU time in seconds (user and system; -1 where the system does not
+// say), its garbage collections, the bytes it allocated on the heap, and
+// the seconds its goroutines waited on a sync.Mutex or RWMutex (-1 where
+// the runtime does not say).
+type usage struct {
+	faults     int64
 	cpu        float64
 	gcs, alloc uint64
 	mutexWait  float64
 }
 
-// readCPU returns what the process has used so far.
-func readCPU() cpuTimes {
+// readUsage returns what the process has used so far.
+func readUsage() usage {
 	s := []metrics.Sample{
 		{Name: "/gc/cycles/total:gc-cycles"},
 		{Name: "/gc/heap/allocs:bytes"},
 		{Name: "/sync/mutex/wait/total:seconds"},
 	}
 	metrics.Read(s)
-	c := cpuTimes{cpu: processCPU(), mutexWait: -1}
+	u := usage{mutexWait: -1}
+	u.faults, u.cpu = rusage()
 	if s[0].Value.Kind() == metrics.KindUint64 {
-		c.gcs = s[0].Value.Uint64()
+		u.gcs = s[0].Value.Uint64()
 	}
 	if s[1].Value.Kind() == metrics.KindUint64 {
-		c.alloc = s[1].Value.Uint64()
+		u.alloc = s[1].Value.Uint64()
 	}
 	if s[2].Value.Kind() == metrics.KindFloat64 {
-		c.mutexWait = s[2].Value.Float64()
+		u.mutexWait = s[2].Value.Float64()
 	}
-	return c
+	return u
 }
 
 // CPU is what a measurement used: the share of N cores for its wall time
@@ -53,21 +55,25 @@ type CPU struct {
 	MutexWait float64 `json:"mutex_wait_seconds"`
 }
 
-// cpuSince returns what the process used on n cores in seconds since
-// before.
-func cpuSince(before cpuTimes, n int, seconds float64) CPU {
-	now := readCPU()
-	c := CPU{Busy: -1, GCs: now.gcs - before.gcs, MutexWait: -1}
+// since returns the minor page faults since u (-1 where unknown) and what
+// the process used on n cores in seconds since u.
+func (u usage) since(n int, seconds float64) (faults int64, c CPU) {
+	now := readUsage()
+	faults = -1
+	if now.faults >= 0 && u.faults >= 0 {
+		faults = now.faults - u.faults
+	}
+	c = CPU{Busy: -1, GCs: now.gcs - u.gcs, MutexWait: -1}
 	if seconds > 0 {
-		c.AllocMBps = float64(now.alloc-before.alloc) / 1e6 / seconds
-		if now.cpu >= 0 && before.cpu >= 0 && n > 0 {
-			c.Busy = (now.cpu - before.cpu) / (float64(n) * seconds)
+		c.AllocMBps = float64(now.alloc-u.alloc) / 1e6 / seconds
+		if now.cpu >= 0 && u.cpu >= 0 && n > 0 {
+			c.Busy = (now.cpu - u.cpu) / (float64(n) * seconds)
 		}
 	}
-	if now.mutexWait >= 0 && before.mutexWait >= 0 {
-		c.MutexWait = now.mutexWait - before.mutexWait
+	if now.mutexWait >= 0 && u.mutexWait >= 0 {
+		c.MutexWait = now.mutexWait - u.mutexWait
 	}
-	return c
+	return faults, c
 }
 
 // profile starts a CPU profile written to dir/name.pprof and returns the

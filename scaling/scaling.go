@@ -242,15 +242,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			if err != nil {
 				return Measurement{}, err
 			}
-			f0, c0 := minorFaults(), readCPU()
+			u0 := readUsage()
 			sum, err := selfplay.Run(ctx, opt.SelfPlay, selfplay.Options{Out: out, Seed: opt.Seed, Games: games, Shards: 1,
 				Shard: -1, Workers: w, Weights: opt.Weights, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 			if err != nil {
 				stop()
 				return Measurement{}, fmt.Errorf("scaling: self-play, %d workers: %w", w, err)
 			}
-			m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0,
-				Faults: faultsSince(f0), CPU: cpuSince(c0, w, sum.Elapsed.Seconds())}
+			m := Measurement{What: "self-play rows/s", N: w, Count: sum.Rows, Seconds: sum.Elapsed.Seconds(), TreeFull: sum.TreeFull > 0}
+			m.Faults, m.CPU = u0.since(w, m.Seconds)
 			if err := stop(); err != nil {
 				return Measurement{}, err
 			}
@@ -320,14 +320,14 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 					if err != nil {
 						return Measurement{}, err
 					}
-					f0, c0 := minorFaults(), readCPU()
+					u0 := readUsage()
 					res, err := s.Search(ctx, p.Pos, nil)
 					if err != nil {
 						stop()
 						return Measurement{}, fmt.Errorf("scaling: search of the %s, %d threads: %w", p.Name, t, err)
 					}
-					m := Measurement{What: what, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull,
-						Faults: faultsSince(f0), CPU: cpuSince(c0, t, res.Elapsed.Seconds())}
+					m := Measurement{What: what, N: t, Count: res.Simulations, Seconds: res.Elapsed.Seconds(), TreeFull: res.TreeFull}
+					m.Faults, m.CPU = u0.since(t, m.Seconds)
 					return m, stop()
 				})
 				if err != nil {
@@ -471,14 +471,4 @@ func loadAverage() float64 {
 		return -1
 	}
 	return x
-}
-
-// faultsSince returns the minor page faults since minorFaults returned
-// before, or -1 where either count is unknown.
-func faultsSince(before int64) int64 {
-	now := minorFaults()
-	if before < 0 || now < 0 {
-		return -1
-	}
-	return now - before
 }
