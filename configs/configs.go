@@ -6,6 +6,7 @@ import (
 	"embed"
 	"fmt"
 
+	"github.com/arimaalab/arimaalab/policy"
 	"github.com/arimaalab/arimaalab/weights"
 )
 
@@ -56,6 +57,25 @@ func Gen0() (*weights.Weights, error) {
 		return nil, fmt.Errorf("configs: %w", err)
 	}
 	if err := w.Check(); err != nil {
+		return nil, fmt.Errorf("configs: %w", err)
+	}
+	return w, nil
+}
+
+// policyJSON is the default step model of learned priors.
+//
+//go:embed policy.json
+var policyJSON []byte
+
+// PolicyName is the name of the embedded step model, used in errors.
+const PolicyName = "configs/policy.json"
+
+// Policy returns the embedded step model of the learned priors (package
+// policy): fitted on the moves of Sharp and of the archives' players, see
+// docs/strength.md. Each call returns a new copy.
+func Policy() (*policy.Weights, error) {
+	w, err := policy.Parse(policyJSON, PolicyName)
+	if err != nil {
 		return nil, fmt.Errorf("configs: %w", err)
 	}
 	return w, nil

@@ -146,3 +146,19 @@ func checkDistilled(t *testing.T, file string) {
 		t.Errorf("up a camel %+.3f, up a rabbit %+.3f, opening %+.3f, down a camel %+.3f: want them in that order", upCamel, upRabbit, opening, downCamel)
 	}
 }
+
+// TestPolicy: the embedded step model reads with the current step features
+// and each call returns a copy of its own.
+func TestPolicy(t *testing.T) {
+	w, err := Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Notes == "" {
+		t.Error("the embedded step model says nothing of where it comes from")
+	}
+	w.W[0] = 42
+	if w2, _ := Policy(); w2.W[0] == 42 {
+		t.Error("Policy returns a shared model")
+	}
+}

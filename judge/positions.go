@@ -160,3 +160,12 @@ func Sample(ps []Position, seed uint64, n int) []Position {
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+// turn returns the game turn of the move to be played in ps (2 for the
+// moves 2g and 2s), or 0 for a position of a position file.
+func (ps Position) turn() int {
+	if ps.Game == nil {
+		return 0
+	}
+	return ps.Ply/2 + 2
+}

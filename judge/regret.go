@@ -105,7 +105,30 @@ type Move struct {
 	// WinProb is the mover's win probability after the move,
 	// 1/(1+exp(-WinScale*After)).
 	WinProb float64 `json:"win_prob"`
+	// Turn is the game turn of the move (2 for the moves 2g and 2s), 0 for
+	// a position of a position file.
+	Turn int `json:"turn,omitempty"`
 }
+
+// Band is the summary of a player's moves of a range of game turns: where in
+// the games ground is lost.
+type Band struct {
+	// First and Last are the turns of the range (Last 0: no end).
+	First int `json:"first"`
+	Last  int `json:"last,omitempty"`
+	// Positions, MeanRegret, Interval and Blunders are as in PlayerReport,
+	// for the moves of the range; MeanBefore is the mean judge's score of
+	// their positions for the mover.
+	Positions  int       `json:"positions"`
+	MeanRegret float64   `json:"mean_regret"`
+	Interval   *Interval `json:"interval,omitempty"`
+	Blunders   int       `json:"blunders"`
+	MeanBefore float64   `json:"mean_before"`
+}
+
+// bandTurns is the first turn of each band: 2 to 5, 6 to 9, and so on, the
+// last open-ended.
+var bandTurns = []int{2, 6, 10, 14, 18, 22}
 
 // Interval is a 95 % confidence interval of a mean.
 type Interval struct {
@@ -127,6 +150,9 @@ type PlayerReport struct {
 	BlunderShare float64 `json:"blunder_share"`
 	// WinProb is the mean of the moves' WinProb.
 	WinProb float64 `json:"win_prob"`
+	// ByTurn summarises the moves of positions of games by turn (empty
+	// when there are none).
+	ByTurn []Band `json:"by_turn,omitempty"`
 	// Worst holds the moves of the largest regret, largest first.
 	Worst []Move `json:"worst"`
 	// Moves holds every move, in the order of the positions.
@@ -230,7 +256,7 @@ func Run(ctx context.Context, j Judge, describe string, players []Player, positi
 			moves[k] = append(moves[k], Move{
 				Index: i, Where: ps.Where, Position: ps.Pos.String(), Move: m, Best: before.Best,
 				Before: before.Score, After: -ev.Score, Regret: before.Score + ev.Score,
-				WinProb: 1 / (1 + math.Exp(cfg.WinScale*ev.Score)),
+				WinProb: 1 / (1 + math.Exp(cfg.WinScale*ev.Score)), Turn: ps.turn(),
 			})
 		}
 		if cfg.Progress != nil {
@@ -303,6 +329,7 @@ func summarize(name string, moves []Move, cfg Config) PlayerReport {
 	r.MeanRegret, r.Interval = meanInterval(regrets)
 	r.BlunderShare = float64(r.Blunders) / float64(len(moves))
 	r.WinProb = win / float64(len(moves))
+	r.ByTurn = byTurn(moves, cfg.Blunder)
 	if cfg.Worst > 0 {
 		worst := slices.Clone(moves)
 		slices.SortStableFunc(worst, func(a, b Move) int {
@@ -317,6 +344,38 @@ func summarize(name string, moves []Move, cfg Config) PlayerReport {
 		r.Worst = worst[:min(cfg.Worst, len(worst))]
 	}
 	return r
+}
+
+// byTurn sums up the moves of game positions by bands of turns (bandTurns),
+// leaving out empty bands; nil when no move has a turn.
+func byTurn(moves []Move, blunder float64) []Band {
+	var out []Band
+	for k, first := range bandTurns {
+		last := 0
+		if k+1 < len(bandTurns) {
+			last = bandTurns[k+1] - 1
+		}
+		var regrets []float64
+		b := Band{First: first, Last: last}
+		for _, m := range moves {
+			if m.Turn < first || last > 0 && m.Turn > last {
+				continue
+			}
+			regrets = append(regrets, m.Regret)
+			b.MeanBefore += m.Before
+			if m.Regret >= blunder {
+				b.Blunders++
+			}
+		}
+		if len(regrets) == 0 {
+			continue
+		}
+		b.Positions = len(regrets)
+		b.MeanBefore /= float64(len(regrets))
+		b.MeanRegret, b.Interval = meanInterval(regrets)
+		out = append(out, b)
+	}
+	return out
 }
 
 // pair compares a and b position by position.
@@ -386,6 +445,20 @@ func (r *Report) WriteText(w io.Writer) error {
 	if p := r.Paired; p != nil {
 		fmt.Fprintf(&b, "\n%s minus %s, paired: %s rabbits over %d positions (the same move in %d)\n",
 			p.A, p.B, withInterval(p.MeanDiff, p.Interval), p.Positions, p.Same)
+	}
+	for _, p := range r.Players {
+		if len(p.ByTurn) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\nby turn, %s (the judge's score before the move, for the mover: where the game slips away):\n", p.Name)
+		fmt.Fprintf(&b, "  %-8s  %9s  %-28s  %8s  %s\n", "turns", "positions", "mean regret (95 % interval)", "blunders", "score before")
+		for _, band := range p.ByTurn {
+			turns := fmt.Sprintf("%d-%d", band.First, band.Last)
+			if band.Last == 0 {
+				turns = fmt.Sprintf("%d+", band.First)
+			}
+			fmt.Fprintf(&b, "  %-8s  %9d  %-28s  %8d  %+.2f\n", turns, band.Positions, withInterval(band.MeanRegret, band.Interval), band.Blunders, band.MeanBefore)
+		}
 	}
 	for _, p := range r.Players {
 		if len(p.Worst) == 0 {

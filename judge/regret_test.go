@@ -316,3 +316,60 @@ func TestRunSkipsBannedRepetitions(t *testing.T) {
 		}
 	}
 }
+
+// TestByTurn: moves of game positions are summed up by bands of four turns,
+// the last open-ended, empty bands and position files' moves left out.
+func TestByTurn(t *testing.T) {
+	moves := []Move{
+		{Turn: 2, Regret: 0.1, Before: 0},
+		{Turn: 3, Regret: 0.3, Before: -1},
+		{Turn: 5, Regret: 2.5, Before: -2},
+		{Turn: 6, Regret: 1, Before: -3},
+		{Turn: 12, Regret: -0.5, Before: 4},
+		{Turn: 25, Regret: 3, Before: -10},
+		{Turn: 0, Regret: 9, Before: 9}, // a position file's
+	}
+	got := byTurn(moves, 2)
+	want := []Band{
+		{First: 2, Last: 5, Positions: 3, MeanRegret: 2.9 / 3, Blunders: 1, MeanBefore: -1},
+		{First: 6, Last: 9, Positions: 1, MeanRegret: 1, MeanBefore: -3},
+		{First: 10, Last: 13, Positions: 1, MeanRegret: -0.5, MeanBefore: 4},
+		{First: 22, Positions: 1, MeanRegret: 3, Blunders: 1, MeanBefore: -10},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("bands %+v, want %+v", got, want)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.First != w.First || g.Last != w.Last || g.Positions != w.Positions || !near(g.MeanRegret, w.MeanRegret) ||
+			g.Blunders != w.Blunders || !near(g.MeanBefore, w.MeanBefore) || (g.Interval == nil) != (w.Positions < 2) {
+			t.Errorf("band %d: %+v, want %+v", i, g, w)
+		}
+	}
+	rep := &Report{Judge: "j", Positions: 7, Blunder: 2, Players: []PlayerReport{{Name: "A", Positions: 7, ByTurn: got}}}
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"by turn, A", "  2-5               3  +0.967 (", "  22+               1  +3.000                               1  -10.00"} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("the text has no %q:\n%s", s, text.String())
+		}
+	}
+	if b := byTurn(moves[6:], 2); b != nil {
+		t.Errorf("position files' moves: bands %+v, want none", b)
+	}
+	for _, tc := range []struct {
+		ps   Position
+		want int
+	}{
+		{Position{Game: &Game{}, Ply: 0}, 2},
+		{Position{Game: &Game{}, Ply: 1}, 2},
+		{Position{Game: &Game{}, Ply: 5}, 4},
+		{Position{}, 0},
+	} {
+		if got := tc.ps.turn(); got != tc.want {
+			t.Errorf("ply %d (game %v): turn %d, want %d", tc.ps.Ply, tc.ps.Game != nil, got, tc.want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/policy"
 	"github.com/arimaalab/arimaalab/weights"
 )
 
@@ -162,7 +163,7 @@ func allowed(kind, key string) bool {
 		return true
 	case "time":
 		return kind == "mcts" || kind == "aei"
-	case "visits", "threads", "cpuct", "fpu", "priors", "leaf", "scan", "minimax", "max-nodes", "temp", "temp-turns":
+	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "minimax", "max-nodes", "temp", "temp-turns":
 		return kind == "mcts"
 	}
 	return kind == "aei" && strings.HasPrefix(key, "option.") && len(key) > len("option.")
@@ -246,10 +247,16 @@ func (s *Spec) setKey(k, v string) error {
 	case k == "temp":
 		s.Temp, err = atof()
 	case k == "priors":
-		if v != string(mcts.Uniform) && v != string(mcts.Heuristic) {
-			return fmt.Errorf("priors=%q: want uniform or heuristic", v)
+		if v != string(mcts.Uniform) && v != string(mcts.Heuristic) && v != string(mcts.Learned) {
+			return fmt.Errorf("priors=%q: want uniform, heuristic or learned", v)
 		}
 		s.Search.Priors = mcts.Priors(v)
+	case k == "policy":
+		pw, perr := policy.Load(v)
+		if perr != nil {
+			return fmt.Errorf("policy=%q: %w", v, perr)
+		}
+		s.Search.Policy, s.Search.Priors = pw, mcts.Learned
 	case k == "leaf":
 		if v != string(mcts.LeafTactical) && v != string(mcts.LeafStatic) {
 			return fmt.Errorf("leaf=%q: want tactical or static", v)

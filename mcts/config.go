@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/policy"
 )
 
 // Evaluator gives a value in [-1, 1] for the side to move of a position.
@@ -33,6 +35,10 @@ const (
 	// Heuristic favours captures, pushes and pulls, advancing rabbits and
 	// strong pieces, and disfavours stepping into an unguarded trap.
 	Heuristic Priors = "heuristic"
+	// Learned takes the priors from a step model fitted on the moves of
+	// strong players (package policy): Config.Policy, or the embedded
+	// default (configs.Policy) when that is nil.
+	Learned Priors = "learned"
 )
 
 // Leaf selects how a newly expanded node is valued.
@@ -90,8 +96,10 @@ type Config struct {
 	CPuct float32 `yaml:"cpuct" json:"cpuct"`
 	// FPUReduction lowers the value assumed for unvisited actions below the parent's (default 0.2).
 	FPUReduction float32 `yaml:"fpu_reduction" json:"fpu_reduction"`
-	// Priors is "uniform" or "heuristic" (default heuristic).
+	// Priors is "uniform", "heuristic" or "learned" (default heuristic).
 	Priors Priors `yaml:"priors" json:"priors"`
+	// Policy is the step model of learned priors (nil: the embedded default).
+	Policy *policy.Weights `yaml:"-" json:"-"`
 	// Leaf is "tactical" or "static" (default tactical): how new nodes are valued.
 	Leaf Leaf `yaml:"leaf" json:"leaf"`
 	// Scan is "auto", "on", "deep" or "off" (default auto): whether a
@@ -143,8 +151,16 @@ func (c Config) withDefaults() (Config, error) {
 	case "":
 		c.Priors = Heuristic
 	case Uniform, Heuristic:
+	case Learned:
+		if c.Policy == nil {
+			pw, err := configs.Policy()
+			if err != nil {
+				return c, fmt.Errorf("mcts: %w", err)
+			}
+			c.Policy = pw
+		}
 	default:
-		return c, fmt.Errorf("mcts: priors %q: want uniform or heuristic", c.Priors)
+		return c, fmt.Errorf("mcts: priors %q: want uniform, heuristic or learned", c.Priors)
 	}
 	switch c.Leaf {
 	case "":

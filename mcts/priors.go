@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/policy"
 )
 
 // Heuristic prior weights, before normalisation.
@@ -26,10 +27,17 @@ func (w *worker) priors(turn *engine.Turn, canEnd bool) []float32 {
 		n++
 	}
 	out := w.priorBuf(n)
-	if w.sr.s.cfg.Priors == Uniform {
+	switch w.sr.s.cfg.Priors {
+	case Uniform:
 		for i := range out {
 			out[i] = 1 / float32(n)
 		}
+		return out
+	case Learned:
+		if len(w.features) < policy.N {
+			w.features = make([]float32, policy.N)
+		}
+		w.sr.s.cfg.Policy.Priors(turn, w.steps, canEnd, out, w.features)
 		return out
 	}
 	p := &turn.Pos

@@ -3,9 +3,12 @@ package mcts
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arimaalab/arimaalab/engine"
+	"github.com/arimaalab/arimaalab/policy"
 )
 
 // mirrorStep returns s on the board of mirror: the piece of the other colour,
@@ -93,6 +96,57 @@ func TestHeuristicPriors(t *testing.T) {
 		if want := 1 / float32(len(w.steps)+1); x != want {
 			t.Fatalf("uniform prior %d of %d: %v, want %v", i, len(got), x, want)
 		}
+	}
+}
+
+// TestLearnedPriors: with learned priors a node's priors are the step
+// model's (the embedded one when the config names none), and the embedded
+// model, fitted on strong players' moves, puts the elephant's step forward
+// first, a step onto a trap with no friend beside it far below a horse's
+// step forward, and ending a turn after one step below the elephant's step.
+func TestLearnedPriors(t *testing.T) {
+	s, err := New(Config{Priors: Learned, Visits: 10}, materialEval{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.cfg.Policy == nil {
+		t.Fatal("no step model with priors learned")
+	}
+	p := build(t, engine.Gold, "Ra1 Cc2 Ed2 Hb2 rh8 ea8")
+	turn := engine.NewTurn(p)
+	a1, err := engine.ParseSquare("a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn.Play(engine.Step{Piece: engine.MakePiece(engine.Gold, engine.Rabbit), From: a1, Dir: engine.North})
+	w := &worker{sr: &search{s: s}}
+	w.steps = turn.LegalSteps(nil)
+	got := slices.Clone(w.priors(&turn, true))
+	want := make([]float32, len(w.steps)+1)
+	s.cfg.Policy.Priors(&turn, w.steps, true, want, make([]float32, policy.N))
+	if !slices.Equal(got, want) {
+		t.Fatalf("priors %v, want the model's %v", got, want)
+	}
+	prior := func(step string) float32 {
+		for i, x := range w.steps {
+			if x.String() == step {
+				return got[i]
+			}
+		}
+		t.Fatalf("no step %s", step)
+		return 0
+	}
+	if suicide, plain := prior("Cc2n"), prior("Hb2n"); suicide >= plain/10 {
+		t.Errorf("cat onto the unguarded trap %.4f, not a tenth of the horse's step forward %.4f", suicide, plain)
+	}
+	if top := slices.Max(got); prior("Ed2n") != top {
+		t.Errorf("the elephant's step forward %.4f, not the first (%.4f)", prior("Ed2n"), top)
+	}
+	if end, plain := got[len(got)-1], prior("Ed2n"); end >= plain {
+		t.Errorf("ending after one step %.4f, not below the elephant's step %.4f", end, plain)
+	}
+	if _, err := New(Config{Priors: "learnt"}, materialEval{}); err == nil || !strings.Contains(err.Error(), "learned") {
+		t.Errorf("unknown priors: err %v", err)
 	}
 }
 

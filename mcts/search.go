@@ -177,6 +177,7 @@ type worker struct {
 	goal      *goalSearch
 	capture   *captureSearch
 	prior     []float32
+	features  []float32 // scratch space of the learned priors
 	order     []int
 	depth     int32 // the longest descent
 	nodeBlock block // node and edge indices reserved for this worker

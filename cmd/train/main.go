@@ -35,6 +35,7 @@ import (
 	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/policy"
 	"github.com/arimaalab/arimaalab/train"
 	"github.com/arimaalab/arimaalab/weights"
 )
@@ -96,6 +97,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	leaf := fs.Bool("pair-leaf", true, "with -pairs, take each position's features after its side to move's best capture line, where the search reads them")
 	reply := fs.Bool("pair-reply", false, "with -pairs, take each position's features after the best reply of its side to move, by the deep scan's\n"+
 		"reply scan with the -init weights, and the best capture line after it: where the deep scan reads them (about 70 ms a row on one core)")
+	pol := fs.Bool("policy", false, "fit the step model of the learned priors (package policy) instead: on the moves of game archives\n"+
+		"(files) and the visit distributions of self-play data (directories, globs, .arrow files); -out is the model to write;\n"+
+		"-players, -val, -seed, -l2 and -max-iter apply")
+	var players []string
+	fs.Func("players", "with -policy, learn the moves of the players `LIST` (comma-separated names or patterns such as sharp*; default all)", func(s string) error {
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				players = append(players, p)
+			}
+		}
+		return nil
+	})
 	force := fs.Bool("progress", false, "show progress bars even when stderr is not a terminal")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: train -data PATH... -out WEIGHTS [-init WEIGHTS] [-target result|value|blend:L | -pairs] [-l2 X] [-fix LIST] [-val 0.1] [-max-rows N] [-recompute-features] [-stream] [-seed S] [-threads T]")
@@ -133,6 +146,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *pol {
+		return runPolicy(ctx, set, data, players, *out, opt, stdout, stderr)
+	}
+	if set["players"] {
+		fmt.Fprintln(stderr, "train: -players goes with -policy only")
+		return 2
+	}
 	if *pairs {
 		for _, name := range []string{"target", "fit-scale", "anchor", "stream", "recompute-features", "cheap-weight", "early-turns", "early-weight"} {
 			if set[name] {
@@ -223,6 +243,55 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: generation %d, hash %s\n", *out, w.Generation, w.Hash())
+	return 0
+}
+
+// runPolicy fits the step model of the learned priors on the archives
+// files and writes it to out.
+func runPolicy(ctx context.Context, set map[string]bool, files, players []string, out string, opt train.Options, stdout, stderr io.Writer) int {
+	for name := range set {
+		switch name {
+		case "policy", "players", "out", "val", "seed", "l2", "max-iter", "data":
+		default:
+			fmt.Fprintf(stderr, "train: -%s does not go with -policy\n", name)
+			return 2
+		}
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "train: no games: give archive files or self-play data with -policy")
+		return 2
+	}
+	po := policy.TrainOptions{Players: players, Val: opt.Val, Seed: opt.Seed,
+		Fit: policy.FitOptions{MaxIter: opt.MaxIter}}
+	for _, f := range files {
+		// Directories, globs and .arrow files are self-play data; other files archives.
+		if fi, err := os.Stat(f); err == nil && fi.IsDir() || strings.HasSuffix(f, ".arrow") || strings.ContainsAny(f, "*?[") {
+			po.Shards = append(po.Shards, f)
+		} else {
+			po.Archives = append(po.Archives, f)
+		}
+	}
+	if set["l2"] {
+		po.Fit.L2 = opt.L2
+	}
+	w, rep, err := policy.Train(ctx, po)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "train: interrupted; nothing written")
+			return 130
+		}
+		fmt.Fprintf(stderr, "train: %v\n", err)
+		return 1
+	}
+	if _, err := rep.WriteTo(stdout); err != nil {
+		fmt.Fprintf(stderr, "train: %v\n", err)
+		return 1
+	}
+	if err := w.Save(out); err != nil {
+		fmt.Fprintf(stderr, "train: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "\nwrote %s\n", out)
 	return 0
 }
 

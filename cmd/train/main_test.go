@@ -13,6 +13,7 @@ import (
 
 	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/policy"
 	"github.com/arimaalab/arimaalab/selfplay"
 	"github.com/arimaalab/arimaalab/weights"
 )
@@ -179,5 +180,51 @@ func TestHelp(t *testing.T) {
 	code, _, stderr := runArgs("-h")
 	if code != 0 || !strings.Contains(stderr, "-recompute-features") || !strings.Contains(stderr, "usage: train") {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestPolicy: -policy fits the step model on the moves of the players named
+// in an archive file and writes it; flags of the evaluation's fit and wrong
+// inputs are refused with a clear line.
+func TestPolicy(t *testing.T) {
+	games := filepath.Join("..", "..", "docs", "strength", "twelfth-final-1s-vs-sharp4.games.txt")
+	out := filepath.Join(t.TempDir(), "policy.json")
+	code, stdout, stderr := runArgs("-policy", "-players", "sharp*", "-val", "0.3", "-out", out, games)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "held out") || !strings.Contains(stdout, "wrote "+out) {
+		t.Errorf("report %q", stdout)
+	}
+	w, err := policy.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(w.Notes, "players sharp*") {
+		t.Errorf("notes %q", w.Notes)
+	}
+	// Self-play data: the full searches' visit distributions.
+	code, stdout, stderr = runArgs("-policy", "-out", out, shardDir)
+	if code != 0 {
+		t.Fatalf("self-play data: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "self-play positions") {
+		t.Errorf("self-play data: report %q", stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-policy", "-pairs", "-out", out, games}, 2, "-pairs does not go with -policy"},
+		{[]string{"-policy", "-out", out}, 2, "no games"},
+		{[]string{"-players", "sharp*", "-out", out, games}, 2, "-players goes with -policy only"},
+		{[]string{"-policy", "-players", "nobody", "-out", out, games}, 1, "no moves of the players"},
+		{[]string{"-policy", "-out", out, "missing.games.txt"}, 1, "missing.games.txt"},
+	} {
+		code, _, stderr := runArgs(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and one line with %q", tc.args, code, stderr, tc.code, tc.want)
+		}
 	}
 }
