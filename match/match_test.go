@@ -55,6 +55,12 @@ func TestParseSpec(t *testing.T) {
 		{"gen0,scan=deep", "", func(s Spec) bool {
 			return s.Search.Scan == mcts.ScanDeep
 		}},
+		{"gen0,priors=learned", "", func(s Spec) bool {
+			return s.Search.Priors == mcts.Learned && s.Search.Policy == nil // the embedded model, filled in by the search
+		}},
+		{"gen0,policy=../configs/policy.json", "", func(s Spec) bool {
+			return s.Search.Priors == mcts.Learned && s.Search.Policy != nil
+		}},
 		{"gen0,scan=on,minimax=0.25", "", func(s Spec) bool {
 			return s.Search.Scan == mcts.ScanOn && s.Search.Minimax == 0.25
 		}},
@@ -73,7 +79,7 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "visits=200", "gen0,visits=-1", "gen0,200", "random,visits=10", "gen0,bogus=1",
-		"gen0,time=0s", "gen0,priors=smart", "gen0,scan=maybe", "gen0,minimax=2", "gen0,minimax=-1", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s"} {
+		"gen0,time=0s", "gen0,priors=smart", "gen0,policy=missing-policy.json", "gen0,scan=maybe", "gen0,minimax=2", "gen0,minimax=-1", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s"} {
 		if s, err := ParseSpec(bad, ""); err == nil {
 			t.Errorf("ParseSpec(%q) accepted: %+v", bad, s)
 		}
