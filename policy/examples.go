@@ -85,69 +85,40 @@ func index(steps []engine.Step, s engine.Step) int {
 	return -1
 }
 
-// ParseSteps reads the steps of a move in standard notation, such as
-// "Ed2n Ed3n rc6x", leaving out the captures the notation records.
-func ParseSteps(move string) ([]engine.Step, error) {
-	var out []engine.Step
-	for _, tok := range strings.Fields(move) {
-		if len(tok) == 4 && tok[3] == 'x' {
-			continue
-		}
-		s, err := engine.ParseStep(tok)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
 // AddRecord appends the decisions of the moves of rec that keep accepts (by
-// the name of the player who made them), replaying the game from its setups.
-// It returns the number of moves added and an error naming the game and the
-// turn when the record does not replay.
+// the name of the player who made them), replaying the game with
+// engine.ReplayFunc. It returns the number of moves added and an error naming
+// the game and the turn when the record does not replay.
 func (e *Examples) AddRecord(rec engine.Record, keep func(player string) bool) (int, error) {
-	g := engine.NewGame()
-	added := 0
-	for i, text := range rec.Moves {
-		text = strings.TrimSpace(text)
-		label, body, _ := strings.Cut(text, " ")
-		body = strings.TrimSpace(body)
-		if body == "" {
-			if i == len(rec.Moves)-1 {
-				break
-			}
-			return added, fmt.Errorf("%s, turn %s: no steps", rec.Label(), label)
-		}
-		if strings.HasPrefix(label, "1") && len(label) == 2 {
-			if err := g.PlaySetup(body); err != nil {
-				return added, fmt.Errorf("%s, turn %s: %w", rec.Label(), label, err)
-			}
-			continue
-		}
-		pos := g.Position()
+	added, turn := 0, 0
+	var before engine.Position // the position before the turn played
+	var err error
+	_, rerr := engine.ReplayFunc(rec, func(g *engine.Game) {
+		// The callback follows rec.Moves turn by turn, the two setups first.
+		text := strings.TrimSpace(rec.Moves[turn])
+		turn++
 		player := rec.Gold
-		if pos.Side == engine.Silver {
+		if before.Side == engine.Silver {
 			player = rec.Silver
 		}
-		if keep(player) {
-			steps, err := ParseSteps(body)
-			if err != nil {
-				return added, fmt.Errorf("%s, turn %s: %w", rec.Label(), label, err)
+		if err == nil && turn > 2 && keep(player) {
+			label, body, _ := strings.Cut(text, " ")
+			steps, perr := engine.ParseSteps(body)
+			if perr == nil {
+				perr = e.AddMove(before, steps, 1)
 			}
-			if err := e.AddMove(pos, steps, 1); err != nil {
-				return added, fmt.Errorf("%s, turn %s: %w", rec.Label(), label, err)
+			if perr != nil {
+				err = fmt.Errorf("%s, turn %s: %w", rec.Label(), label, perr)
+			} else {
+				added++
 			}
-			added++
 		}
-		if err := g.Play(body); err != nil {
-			return added, fmt.Errorf("%s, turn %s: %w", rec.Label(), label, err)
-		}
-		if g.Outcome().Over() {
-			break
-		}
+		before = g.Position()
+	})
+	if rerr != nil {
+		return added, rerr
 	}
-	return added, nil
+	return added, err
 }
 
 // AddVisits appends the decisions of the moves a search of pos visited most
@@ -168,7 +139,7 @@ func (e *Examples) AddVisits(pos engine.Position, moves []string, visits []uint3
 		if visits[k] == 0 {
 			continue
 		}
-		steps, err := ParseSteps(m)
+		steps, err := engine.ParseSteps(m)
 		if err != nil {
 			return added, fmt.Errorf("move %q: %w", m, err)
 		}

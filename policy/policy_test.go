@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,7 +109,7 @@ func TestExtract(t *testing.T) {
 					}
 				}
 				for n := range tc.want {
-					if !contains(n) {
+					if !slices.Contains(names, n) {
 						t.Errorf("no feature %q", n)
 					}
 				}

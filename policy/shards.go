@@ -13,8 +13,8 @@ import (
 // addShards appends the decisions of the self-play rows of the dataset
 // paths (shard files, directories or globs, as data.Open takes them): every
 // row of a full search, its policy column's moves weighted by their visits.
-// A row goes to held when its game is drawn for holding out (share val,
-// seed), else to fit. It returns the rows and moves added to each.
+// A row goes to held when its game is held out (data.HeldOut with share val
+// and seed: the evaluation trainer's split), else to fit. It returns the rows and moves added to each.
 func addShards(ctx context.Context, paths []string, val float64, seed uint64, fit, held *Examples, rep *Report) error {
 	r, err := data.Open(paths...)
 	if err != nil {
@@ -56,7 +56,7 @@ func addShards(ctx context.Context, paths []string, val float64, seed uint64, fi
 				moves = append(moves, c.PolicyMove.Value(int(k)))
 			}
 			ex, games, rows, mv := fit, fitGames, &rep.Rows, &rep.Moves
-			if heldOut(c.GameID[i], seed, val) {
+			if data.HeldOut(c.GameID[i], seed, val) {
 				ex, games, rows, mv = held, heldGames, &rep.HeldRows, &rep.HeldMoves
 			}
 			n, err := ex.AddVisits(pos, moves, c.PolicyVisits[lo:hi])
@@ -73,14 +73,4 @@ func addShards(ctx context.Context, paths []string, val float64, seed uint64, fi
 	rep.Games += len(fitGames)
 	rep.HeldGames += len(heldGames)
 	return nil
-}
-
-// heldOut reports whether the game id is held out for a share val of the
-// games, drawn by seed (a hash of both, the same for every row of a game).
-func heldOut(id, seed uint64, val float64) bool {
-	z := id ^ (seed * 0x9e3779b97f4a7c15)
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	z ^= z >> 31
-	return float64(z>>11)/(1<<53) < val
 }

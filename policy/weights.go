@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/arimaalab/arimaalab/engine"
@@ -61,21 +62,12 @@ func Parse(b []byte, name string) (*Weights, error) {
 	}
 	if len(f.Weights) != N {
 		for n := range f.Weights {
-			if !contains(n) {
+			if !slices.Contains(names, n) {
 				return nil, fmt.Errorf("%s: weights: unknown feature %q", name, n)
 			}
 		}
 	}
 	return w, nil
-}
-
-func contains(n string) bool {
-	for _, m := range names {
-		if m == n {
-			return true
-		}
-	}
-	return false
 }
 
 // Load reads a weights file.
