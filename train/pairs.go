@@ -123,6 +123,10 @@ func RunPairs(ctx context.Context, opt PairOptions) (*weights.Weights, *PairsRep
 	if err != nil {
 		return nil, nil, err
 	}
+	if noMultiple(w0, fixed, features.Index("bias")) {
+		return nil, nil, fmt.Errorf("-fix %s: the kept weights follow the multiple of the free weights' initial values, and every free weight starts at 0 (new features, say), so they would stay at their initial size while the free ones grow with the pairs' free units; leave one weight free that is not 0, such as harlog",
+			strings.Join(opt.Fix, ","))
+	}
 	names := features.Names()
 	nf := len(names)
 	ro := opt.RowOptions
@@ -500,4 +504,24 @@ func (r *PairsReport) WriteTo(w io.Writer) (int64, error) {
 	}
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err
+}
+
+// noMultiple reports whether some weight but the bias is fixed and every
+// free weight but the bias starts at 0: comparison training then has no
+// multiple of the initial weights for the fixed ones to follow
+// (FitOptions.FixedScaled), and they would keep their size while the free
+// weights take the pairs' free units (measured: fitted so, the free weights
+// grew to several rabbits and ordered fewer pairs than the initial ones).
+func noMultiple(w0 []float64, fixed []bool, bias int) bool {
+	anyFixed, anyFree := false, false
+	for j, f := range fixed {
+		switch {
+		case j == bias:
+		case f:
+			anyFixed = true
+		case w0[j] != 0:
+			anyFree = true
+		}
+	}
+	return anyFixed && !anyFree
 }

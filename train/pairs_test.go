@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -197,6 +198,20 @@ func TestRunPairsErrors(t *testing.T) {
 		{"margin", func(o *PairOptions) { o.Margin = -1 }, "pair margin -1"},
 		{"margin 2", func(o *PairOptions) { o.Margin = 2 }, "pair margin 2"},
 		{"fix", func(o *PairOptions) { o.Fix = []string{"nothing_*"} }, "matches no feature"},
+		{"fix all but zeros", func(o *PairOptions) {
+			w, err := configs.Gen0()
+			if err != nil {
+				t.Fatal(err)
+			}
+			w = w.Clone()
+			w.Values[slices.Index(w.Features, "frames")] = 0
+			o.Init = w
+			for _, n := range features.Names() {
+				if n != "frames" && n != "bias" {
+					o.Fix = append(o.Fix, n)
+				}
+			}
+		}, "every free weight starts at 0"},
 	} {
 		o := pairOptions(selfPlayDir)
 		c.edit(&o)
