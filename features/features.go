@@ -63,6 +63,49 @@ const (
 	fExposedOpp
 	fDraggableOwn
 	fDraggableOpp
+	// The piece-square features: own minus opponent counts by rank
+	// and by file (see pieceSquare).
+	fRabbitRank2
+	fPSTCatRank1
+	fPSTCatRank2
+	fPSTCatRank4
+	fPSTCatRank5
+	fPSTCatRank6to8
+	fPSTCatFileAH
+	fPSTCatFileBG
+	fPSTCatFileCF
+	fPSTDogRank1
+	fPSTDogRank2
+	fPSTDogRank4
+	fPSTDogRank5
+	fPSTDogRank6to8
+	fPSTDogFileAH
+	fPSTDogFileBG
+	fPSTDogFileCF
+	fPSTHorseRank1
+	fPSTHorseRank2
+	fPSTHorseRank4
+	fPSTHorseRank5
+	fPSTHorseRank6to8
+	fPSTHorseFileAH
+	fPSTHorseFileBG
+	fPSTHorseFileCF
+	fPSTCamelRank1
+	fPSTCamelRank2
+	fPSTCamelRank4
+	fPSTCamelRank5
+	fPSTCamelRank6to8
+	fPSTCamelFileAH
+	fPSTCamelFileBG
+	fPSTCamelFileCF
+	fPSTElephantRank1
+	fPSTElephantRank2
+	fPSTElephantRank4
+	fPSTElephantRank5
+	fPSTElephantRank6to8
+	fPSTElephantFileAH
+	fPSTElephantFileBG
+	fPSTElephantFileCF
 
 	// N is the number of features: the length of a feature vector.
 	N = iota
@@ -70,46 +113,87 @@ const (
 
 // names holds the feature names in order. It is never modified.
 var names = [N]string{
-	fBias:               "bias",
-	fMatElephant:        "material_elephant",
-	fMatCamel:           "material_camel",
-	fMatHorse:           "material_horse",
-	fMatDog:             "material_dog",
-	fMatCat:             "material_cat",
-	fMatRabbit:          "material_rabbit",
-	fHarLog:             "harlog",
-	fRabbitRank3:        "rabbit_rank3",
-	fRabbitRank4:        "rabbit_rank4",
-	fRabbitRank5:        "rabbit_rank5",
-	fRabbitRank6:        "rabbit_rank6",
-	fRabbitRank7:        "rabbit_rank7",
-	fRabbitFreePath:     "rabbit_free_path",
-	fGoalThreatOwn:      "goal_threat_own",
-	fGoalThreatOpp:      "goal_threat_opp",
-	fGoalReach8Own:      "goal_reach8_own",
-	fGoalReach8Opp:      "goal_reach8_opp",
-	fTrapHomeWest:       "trap_home_west",
-	fTrapHomeEast:       "trap_home_east",
-	fTrapEnemyWest:      "trap_enemy_west",
-	fTrapEnemyEast:      "trap_enemy_east",
-	fFrozenRabbits:      "frozen_rabbits",
-	fFrozenCatsDogs:     "frozen_cats_dogs",
-	fFrozenHorsesCamel:  "frozen_horses_camel",
-	fCaptureRiskOwn:     "capture_risk_own",
-	fCaptureRiskOpp:     "capture_risk_opp",
-	fMobilityOwn:        "mobility_own",
-	fMobilityOpp:        "mobility_opp",
-	fElephantCentrality: "elephant_centrality",
-	fElephantMobility:   "elephant_mobility",
-	fCamelAdvance:       "camel_advance",
-	fHorseAdvance:       "horse_advance",
-	fHostagesHeld:       "hostages_held",
-	fHostagesLost:       "hostages_lost",
-	fFrames:             "frames",
-	fExposedOwn:         "exposed_own",
-	fExposedOpp:         "exposed_opp",
-	fDraggableOwn:       "draggable_own",
-	fDraggableOpp:       "draggable_opp",
+	fBias:                "bias",
+	fMatElephant:         "material_elephant",
+	fMatCamel:            "material_camel",
+	fMatHorse:            "material_horse",
+	fMatDog:              "material_dog",
+	fMatCat:              "material_cat",
+	fMatRabbit:           "material_rabbit",
+	fHarLog:              "harlog",
+	fRabbitRank3:         "rabbit_rank3",
+	fRabbitRank4:         "rabbit_rank4",
+	fRabbitRank5:         "rabbit_rank5",
+	fRabbitRank6:         "rabbit_rank6",
+	fRabbitRank7:         "rabbit_rank7",
+	fRabbitFreePath:      "rabbit_free_path",
+	fGoalThreatOwn:       "goal_threat_own",
+	fGoalThreatOpp:       "goal_threat_opp",
+	fGoalReach8Own:       "goal_reach8_own",
+	fGoalReach8Opp:       "goal_reach8_opp",
+	fTrapHomeWest:        "trap_home_west",
+	fTrapHomeEast:        "trap_home_east",
+	fTrapEnemyWest:       "trap_enemy_west",
+	fTrapEnemyEast:       "trap_enemy_east",
+	fFrozenRabbits:       "frozen_rabbits",
+	fFrozenCatsDogs:      "frozen_cats_dogs",
+	fFrozenHorsesCamel:   "frozen_horses_camel",
+	fCaptureRiskOwn:      "capture_risk_own",
+	fCaptureRiskOpp:      "capture_risk_opp",
+	fMobilityOwn:         "mobility_own",
+	fMobilityOpp:         "mobility_opp",
+	fElephantCentrality:  "elephant_centrality",
+	fElephantMobility:    "elephant_mobility",
+	fCamelAdvance:        "camel_advance",
+	fHorseAdvance:        "horse_advance",
+	fHostagesHeld:        "hostages_held",
+	fHostagesLost:        "hostages_lost",
+	fFrames:              "frames",
+	fExposedOwn:          "exposed_own",
+	fExposedOpp:          "exposed_opp",
+	fDraggableOwn:        "draggable_own",
+	fDraggableOpp:        "draggable_opp",
+	fRabbitRank2:         "rabbit_rank2",
+	fPSTCatRank1:         "cat_rank1",
+	fPSTCatRank2:         "cat_rank2",
+	fPSTCatRank4:         "cat_rank4",
+	fPSTCatRank5:         "cat_rank5",
+	fPSTCatRank6to8:      "cat_rank6_8",
+	fPSTCatFileAH:        "cat_file_ah",
+	fPSTCatFileBG:        "cat_file_bg",
+	fPSTCatFileCF:        "cat_file_cf",
+	fPSTDogRank1:         "dog_rank1",
+	fPSTDogRank2:         "dog_rank2",
+	fPSTDogRank4:         "dog_rank4",
+	fPSTDogRank5:         "dog_rank5",
+	fPSTDogRank6to8:      "dog_rank6_8",
+	fPSTDogFileAH:        "dog_file_ah",
+	fPSTDogFileBG:        "dog_file_bg",
+	fPSTDogFileCF:        "dog_file_cf",
+	fPSTHorseRank1:       "horse_rank1",
+	fPSTHorseRank2:       "horse_rank2",
+	fPSTHorseRank4:       "horse_rank4",
+	fPSTHorseRank5:       "horse_rank5",
+	fPSTHorseRank6to8:    "horse_rank6_8",
+	fPSTHorseFileAH:      "horse_file_ah",
+	fPSTHorseFileBG:      "horse_file_bg",
+	fPSTHorseFileCF:      "horse_file_cf",
+	fPSTCamelRank1:       "camel_rank1",
+	fPSTCamelRank2:       "camel_rank2",
+	fPSTCamelRank4:       "camel_rank4",
+	fPSTCamelRank5:       "camel_rank5",
+	fPSTCamelRank6to8:    "camel_rank6_8",
+	fPSTCamelFileAH:      "camel_file_ah",
+	fPSTCamelFileBG:      "camel_file_bg",
+	fPSTCamelFileCF:      "camel_file_cf",
+	fPSTElephantRank1:    "elephant_rank1",
+	fPSTElephantRank2:    "elephant_rank2",
+	fPSTElephantRank4:    "elephant_rank4",
+	fPSTElephantRank5:    "elephant_rank5",
+	fPSTElephantRank6to8: "elephant_rank6_8",
+	fPSTElephantFileAH:   "elephant_file_ah",
+	fPSTElephantFileBG:   "elephant_file_bg",
+	fPSTElephantFileCF:   "elephant_file_cf",
 }
 
 // version is the feature-set version, computed once from the names.
@@ -307,6 +391,43 @@ func Extract(p *engine.Position, out []float32) {
 	// Pieces within a stronger enemy's reach.
 	out[fExposedOwn], out[fDraggableOwn] = exposure(&o, own, &ge[opp])
 	out[fExposedOpp], out[fDraggableOpp] = exposure(&o, opp, &ge[own])
+
+	// Piece squares.
+	out[fRabbitRank2] = float32((ownR & rankMask(1)).Count() - (oppR & rankMask(6)).Count())
+	pieceSquare(ob, pb, out[fPSTCatRank1:fPSTCatRank1+pstPerType*pstTypes])
+}
+
+// The piece-square features: for each piece type from cat to elephant, in that
+// order, pstPerType counts of own pieces less the opponent's, each side's
+// ranks counted from its own home: on rank 1, 2, 4, 5, and 6 to 8 (rank 3,
+// the home traps' rank, left out: the counts over every rank sum to the
+// material), then on files a or h, b or g, c or f (d and e left out).
+const (
+	pstTypes   = 5
+	pstPerType = 8
+)
+
+// pstRankMasks and pstFileMasks are the squares of the piece-square counts in
+// the own view (the opponent's ranks are mirrored; files are symmetric).
+var (
+	pstRankMasks = [5]engine.Bitboard{rankMask(0), rankMask(1), rankMask(3), rankMask(4), rankMask(5) | rankMask(6) | rankMask(7)}
+	pstFileMasks = [3]engine.Bitboard{engine.FileA | engine.FileH, engine.FileA<<1 | engine.FileH>>1, engine.FileA<<2 | engine.FileH>>2}
+)
+
+// pieceSquare fills out[:pstTypes*pstPerType] with the piece-square counts of
+// the oriented boards own and opp (see pstTypes).
+func pieceSquare(own, opp *[6]engine.Bitboard, out []float32) {
+	out = out[:pstTypes*pstPerType]
+	for i := range pstTypes {
+		a, b := own[cat+i], flip(opp[cat+i])
+		f := out[i*pstPerType : (i+1)*pstPerType]
+		for k, m := range pstRankMasks {
+			f[k] = float32((a & m).Count() - (b & m).Count())
+		}
+		for k, m := range pstFileMasks {
+			f[len(pstRankMasks)+k] = float32((a & m).Count() - (b & m).Count())
+		}
+	}
 }
 
 // exposure returns two sums of the values of the pieces of colour c (its

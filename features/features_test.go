@@ -1,6 +1,7 @@
 package features
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -192,6 +193,33 @@ func TestKnownValues(t *testing.T) {
 		{"goal walled off", engine.Gold, "Rd6 ea1 cc7 cd7 ce7 dc6 de6", map[string]float64{
 			"goal_threat_own": 0, "goal_reach8_own": 0,
 		}},
+		{"piece squares, opening", engine.Gold, standard, map[string]float64{
+			"rabbit_rank2": 0, "cat_rank2": 0, "camel_rank1": 0, "elephant_file_cf": 0,
+		}},
+		{"piece squares", engine.Gold, "Ra2 Rb2 Rc7 Ch1 Ca3 Dd2 Hb4 Hg5 Mc1 Ed6 rh7 rg7 cb7 dd8 he6 mb3 ee5", map[string]float64{
+			"rabbit_rank2":     2 - 2, // a2 b2 against g7 h7 (the opponent's rank 2)
+			"cat_rank1":        1,     // h1; a3 on rank 3 counts nowhere; b7 is the opponent's rank 2
+			"cat_rank2":        -1,
+			"cat_file_ah":      2,
+			"cat_file_bg":      -1,
+			"dog_rank2":        1 - 0, // d2 against d8 (the opponent's rank 1)
+			"dog_rank1":        -1,
+			"dog_file_cf":      0,
+			"horse_rank4":      1 - 0, // b4 against e6 (the opponent's rank 3)
+			"horse_rank5":      1,     // g5
+			"horse_file_bg":    2 - 0,
+			"camel_rank1":      1,
+			"camel_rank6_8":    -1, // b3 is the opponent's rank 6
+			"camel_file_cf":    1,
+			"camel_file_bg":    -1,
+			"elephant_rank6_8": 1,  // d6
+			"elephant_rank4":   -1, // e5 is the opponent's rank 4
+			"elephant_file_cf": 0,
+		}},
+		{"piece squares, silver to move", engine.Silver, "Ra2 Rb2 Rc7 Ch1 Ca3 Dd2 Hb4 Hg5 Mc1 Ed6 rh7 rg7 cb7 dd8 he6 mb3 ee5", map[string]float64{
+			"rabbit_rank2": 0, "cat_rank1": -1, "cat_rank2": 1, "cat_file_ah": -2, "cat_file_bg": 1,
+			"horse_rank4": -1, "camel_rank6_8": 1, "elephant_rank6_8": -1, "elephant_rank4": 1,
+		}},
 		{"opponent goal threat", engine.Gold, "Ea1 re4", map[string]float64{
 			"goal_threat_own": 0, "goal_threat_opp": 1, "rabbit_rank5": -1,
 		}},
@@ -299,6 +327,40 @@ func TestAgainstReference(t *testing.T) {
 	for _, p := range randomPositions(1500, 3) {
 		Extract(&p, f[:])
 		us, them := p.Side, p.Side.Other()
+
+		// Piece squares: every piece's rank from its own home and its file.
+		want := map[string]int{}
+		for sq := range engine.Square(64) {
+			pc := p.At(sq)
+			if pc == engine.NoPiece || pc.Type() == engine.Rabbit {
+				continue
+			}
+			sign, rank := 1, sq.Rank()
+			if pc.Color() != us {
+				sign = -1
+			}
+			if pc.Color() == engine.Silver {
+				rank = 7 - rank
+			}
+			name := []string{"", "cat", "dog", "horse", "camel", "elephant"}[pc.Type()]
+			switch {
+			case rank == 2:
+			case rank >= 5:
+				want[name+"_rank6_8"] += sign
+			default:
+				want[fmt.Sprintf("%s_rank%d", name, rank+1)] += sign
+			}
+			if f := min(sq.File(), 7-sq.File()); f < 3 {
+				want[name+"_file_"+[]string{"ah", "bg", "cf"}[f]] += sign
+			}
+		}
+		for _, n := range Names() {
+			if strings.Contains(n, "_rank") && !strings.HasPrefix(n, "rabbit") || strings.Contains(n, "_file_") {
+				if got := f[Index(n)]; int(got) != want[n] {
+					t.Fatalf("%s: %s = %v, reference %d", p.String(), n, got, want[n])
+				}
+			}
+		}
 
 		// Mobility: the legal steps of own pieces (pushes and pulls left out
 		// but the puller's own step kept), from the engine's step generator.
