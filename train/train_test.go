@@ -186,7 +186,10 @@ func TestRunDeterministic(t *testing.T) {
 			t.Errorf("%s: streamed %.6f, in memory %.6f", mem.Weights.Features[j], s.Weights.Values[j], v)
 		}
 	}
-	if d := math.Abs(s.Report.Fitted.Val.All.LogLoss - mem.Report.Fitted.Val.All.LogLoss); d > 1e-6 {
+	// Both stop at the gradient threshold, not at one point: the piece-square
+	// counts (whose sum over a type's ranks is its material) leave flat
+	// directions where they stop a little apart (2.8e-6 in log-loss, measured).
+	if d := math.Abs(s.Report.Fitted.Val.All.LogLoss - mem.Report.Fitted.Val.All.LogLoss); d > 1e-5 {
 		t.Errorf("validation log-loss streamed %.8f, in memory %.8f", s.Report.Fitted.Val.All.LogLoss, mem.Report.Fitted.Val.All.LogLoss)
 	}
 }
