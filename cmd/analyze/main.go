@@ -4,7 +4,8 @@
 // evaluation of a recorded game, the regret of a player's moves judged by a
 // reference engine, positions labelled by a reference engine as datasets and
 // positions one move after those of games for it to label, the material
-// players keep in recorded games,
+// players keep in recorded games, the positions their games reach judged by a
+// reference engine and compared game by game with another player's,
 // summaries and Parquet exports of self-play datasets, a board viewer that
 // steps through games, and a game against the bot in the terminal.
 //
@@ -20,6 +21,7 @@
 //	analyze label -engine COMMAND [-option NAME=VALUE]... -out DIR [-n N] [-seed S] [-every K] [-workers W] [-scale X] FILE...
 //	analyze successors [-out FILE] [-every K] [-top N] [-pick P] [-random R] [-weights FILE] [-seed S] FILE...
 //	analyze material -opponent NAME [-at T] [-base FILE]... FILE...
+//	analyze reach -engine COMMAND [-option NAME=VALUE]... -opponent NAME [-turns T,T,...] [-base FILE]... [-workers W] [-cache FILE] [-json] FILE...
 //	analyze data PATH...
 //	analyze export -parquet OUT [-compression snappy|zstd] PATH...
 //	analyze verify PATH...
@@ -53,6 +55,7 @@ func verbs() []verb {
 		{"label", "-engine COMMAND -out DIR [flags] FILE...", "Score positions of archives or position files with a reference AEI engine such as Sharp and write them as dataset shards, for train -target value.", labelVerb},
 		{"successors", "[flags] FILE...", "Write positions one move after those of archives or position files: of each, moves drawn among the mover's best by an evaluation and at random, as a position file for label.", successorsVerb},
 		{"material", "-opponent NAME [-at T] [-base FILE]... FILE...", "Measure how long a player keeps its pieces in recorded games against an opponent: the turn of its first loss, the net material at turn T, pieces lost and taken, with 95 % intervals, and game by game against -base.", materialVerb},
+		{"reach", "-engine COMMAND -opponent NAME [-turns T,T,...] [-base FILE]... [flags] FILE...", "Score with a reference AEI engine such as Sharp the positions a player's recorded games reached at given turns, and compare them game by game with another player's games of the same setups (-base).", reachVerb},
 		{"data", "PATH...", "Summarize self-play shards (files, directories or globs): rows, games, results, terminations, game lengths, feature means.", dataVerb},
 		{"export", "-parquet OUT [-compression C] PATH...", "Write each shard as a Parquet file into OUT, keeping the gen=NNNN/ layout.", exportVerb},
 		{"verify", "PATH...", "Check datasets completely (checksums, schemas, values, boards, games, runs); exit 1 at the first problem, naming the file.", verifyVerb},
