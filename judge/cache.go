@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -27,7 +28,8 @@ type cacheLine struct {
 	Score    float64 `json:"score"`
 }
 
-// OpenCache opens the cache file name, creating it when absent. A line that
+// OpenCache opens the cache file name, creating it (and its directory) when
+// absent. A line that
 // does not read, other than a last one without its newline, is an error
 // naming the file and line.
 func OpenCache(name string) (*FileCache, error) {
@@ -57,6 +59,9 @@ func OpenCache(name string) (*FileCache, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return nil, fmt.Errorf("judge: cache: %w", err)
 	}
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

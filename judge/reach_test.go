@@ -359,7 +359,7 @@ func TestReachNoPairs(t *testing.T) {
 // TestFileCache keeps scores across reopening, drops a last line cut short
 // and names the file and line of a bad one.
 func TestFileCache(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "c.jsonl")
+	name := filepath.Join(t.TempDir(), "new", "c.jsonl") // the directory made too
 	c, err := OpenCache(name)
 	if err != nil {
 		t.Fatal(err)
