@@ -131,7 +131,8 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 		first[k].v = w.turnEndValue(&q, w.capture)
 	}
 	slices.SortFunc(first, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
-	first = (&firstRanker{w: w, gen: gen, cs: cs, bound: first}).next(deepMoves, past)
+	ranker := &firstRanker{w: w, gen: gen, cs: cs, bound: first}
+	first = ranker.next(deepMoves, past)
 	if first == nil {
 		return pick
 	}
@@ -168,11 +169,37 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 		}
 		return cmp.Compare(b.first, a.first)
 	})
-	best := w.deepValues(list, cs, sr.scanDeadline)
+	stats := &DeepStats{}
+	sr.deepStats = stats
+	defer func() { stats.Listed, stats.Valued, stats.Verified = deepCounts(list) }()
+	dv := &deepValuer{best: -2}
+	w.deepValuesFrom(dv, list, cs, sr.scanDeadline)
+	best := dv.best
 	if best == -2 {
 		return pick
 	}
 	w.verify(list, best, cs, sr.scanDeadline)
+	// A search bounded by time that has time left widens the scan: the
+	// next deepMoves moves by their one-turn value get their two-turn
+	// values, cut by the best so far, and a third turn where they rank
+	// among the best, until the deadline or the moves run out.
+	for !sr.scanDeadline.IsZero() && !past() {
+		more := ranker.next(deepMoves, past)
+		if len(more) == 0 {
+			break
+		}
+		stats.Widened++
+		start := len(list)
+		for _, f := range more {
+			q := gen.Position(f.i)
+			if !slices.ContainsFunc(list, func(d deepCand) bool { return d.pos.SameBoard(&q) }) {
+				list = append(list, deepCand{pos: q, gen: f.i, cand: -1, first: f.v})
+			}
+		}
+		w.deepValuesFrom(dv, list[start:], cs, sr.scanDeadline)
+		best = dv.best
+		w.verify(list, best, cs, sr.scanDeadline)
+	}
 	// Play the tree's choice when it is within the margin of the best, by
 	// the deepest value the moves have in common; otherwise the most
 	// visited move within the margin, or the best.
@@ -214,6 +241,20 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	}
 	*cands = append(*cands, moveCand{steps: gen.Steps(d.gen, nil), child: -1, q: value(&d)})
 	return len(*cands) - 1
+}
+
+// deepCounts returns how many moves of list there are, how many have a
+// two-turn value and how many a three-turn one.
+func deepCounts(list []deepCand) (listed, valued, verified int) {
+	for k := range list {
+		if list[k].done {
+			valued++
+		}
+		if list[k].checked {
+			verified++
+		}
+	}
+	return len(list), valued, verified
 }
 
 // scored is a move, by its index in a move generator, with a value.
@@ -270,9 +311,24 @@ func (r *firstRanker) next(n int, past func() bool) []scored {
 // on each move first. Moves not refuted keep the opponent's best replies for
 // verify.
 func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Time) float32 {
+	dv := &deepValuer{best: -2}
+	w.deepValuesFrom(dv, list, cs, deadline)
+	return dv.best
+}
+
+// deepValuer carries the state of deepValues from one list of moves to the
+// next, when the scan widens: the best two-turn value so far (-2 for none)
+// and the latest refutations.
+type deepValuer struct {
+	best    float32
+	killers [][]engine.Step
+}
+
+// deepValuesFrom is deepValues from the state dv, which it updates.
+func (w *worker) deepValuesFrom(dv *deepValuer, list []deepCand, cs *captureSearch, deadline time.Time) {
 	sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline, threat: deepThreat}
-	best := float32(-2)
-	var killers [][]engine.Step
+	best, killers := dv.best, dv.killers
+	defer func() { dv.best, dv.killers = best, killers }()
 	for k := range list {
 		d := &list[k]
 		if !deadline.IsZero() && time.Now().After(deadline) {
@@ -294,7 +350,7 @@ func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Ti
 				break
 			}
 			if sc.capped && !deadline.IsZero() && time.Now().After(deadline) {
-				return best // out of time in the middle of the replies: no value
+				return // out of time in the middle of the replies: no value
 			}
 			d.second = -sc.best
 			d.refuted = sc.refute && sc.best >= sc.cut
@@ -312,7 +368,6 @@ func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Ti
 		d.done = true
 		best = max(best, d.second)
 	}
-	return best
 }
 
 // bestReplies returns the positions after the n best moves that the scan sc
@@ -369,6 +424,10 @@ func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadli
 	top := float32(-2) // the best three-turn value so far
 	for n, k := range order {
 		d := &list[k]
+		if d.checked { // verified before the scan widened
+			top = max(top, d.third)
+			continue
+		}
 		if !verifyNext(n, d.second, top, best) {
 			return
 		}

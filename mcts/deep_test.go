@@ -411,3 +411,45 @@ func TestBestReplies(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepWidens checks that a search bounded by time whose deep scan ends
+// with time left widens it: in the opening position, quiet, the first 54
+// moves take a small part of the time, and the next ones by their one-turn
+// value get their two-turn values too. A search bounded by simulations does
+// not widen (it has no deadline), and a one-turn scan reports no deep scan.
+func TestDeepWidens(t *testing.T) {
+	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
+	for _, tc := range []struct {
+		cfg    Config
+		widens bool
+	}{
+		{Config{Time: 5 * time.Second, Scan: ScanAuto}, true},
+		{Config{Visits: 200, Scan: ScanDeep}, false},
+	} {
+		s, err := New(tc.cfg, gen0(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Search(t.Context(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := r.Deep
+		if d == nil {
+			t.Fatalf("%+v: no deep scan reported", tc.cfg)
+		}
+		if d.Valued > d.Listed || d.Verified > d.Valued || d.Verified == 0 {
+			t.Errorf("%+v: %+v: the counts do not nest, or no move got a third turn", tc.cfg, *d)
+		}
+		if widened := d.Widened > 0 && d.Valued > deepMoves+deepTree; widened != tc.widens {
+			t.Errorf("%+v: %+v: widened %v, want %v", tc.cfg, *d, widened, tc.widens)
+		}
+	}
+	s, err := New(Config{Visits: 200, Scan: ScanOn}, gen0(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Search(t.Context(), p, nil); err != nil || r.Deep != nil {
+		t.Errorf("the one-turn scan: %v, deep %+v; want no deep scan", err, r.Deep)
+	}
+}

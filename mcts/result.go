@@ -45,6 +45,20 @@ type Result struct {
 	// visits or time was spent.
 	TreeFull bool
 	Elapsed  time.Duration
+	// Deep is what the deep scan did (nil when the search ran none).
+	Deep *DeepStats
+}
+
+// DeepStats counts the moves the deep scan searched: listed as candidates,
+// valued at two turns (the opponent's every reply), and given a third turn
+// (the mover's own, after each of the opponent's best replies). Widened is
+// how many times a search bounded by time that had time left took the next
+// moves by their one-turn value.
+type DeepStats struct {
+	Listed   int `json:"listed"`
+	Valued   int `json:"valued"`
+	Verified int `json:"verified"`
+	Widened  int `json:"widened"`
 }
 
 type moveCand struct {
@@ -194,6 +208,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		Depth:       int(sr.maxDepth.Load()),
 		TreeFull:    sr.full.Load(),
 		Elapsed:     time.Since(start),
+		Deep:        sr.deepStats,
 	}
 	if p := root.proven.Load(); p != 0 {
 		res.Value = float32(p)

@@ -161,6 +161,8 @@ type search struct {
 	ctx          context.Context
 	maxDepth     atomic.Int32
 	rootEdges    int64
+	// deepStats is what the deep scan did, when it ran (see deepPick).
+	deepStats *DeepStats
 }
 
 // worker holds one thread's scratch space.

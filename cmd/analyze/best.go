@@ -106,6 +106,13 @@ func printBest(w io.Writer, pos engine.Position, wdesc string, res *mcts.Result)
 	}
 	fmt.Fprintf(&b, "depth        %d steps\n", res.Depth)
 	fmt.Fprintf(&b, "time         %.3f s (%s simulations/s)\n", res.Elapsed.Seconds(), rate(int(res.Simulations), res.Elapsed))
+	if d := res.Deep; d != nil {
+		fmt.Fprintf(&b, "deep scan    %d moves at two turns (of %d listed), %d at three", d.Valued, d.Listed, d.Verified)
+		if d.Widened > 0 {
+			fmt.Fprintf(&b, ", widened %d times", d.Widened)
+		}
+		b.WriteString("\n")
+	}
 	// The position carries no turn number: the variation counts from 1.
 	labels := pvLabels(1, pos.Side, res.PV)
 	for i, m := range res.PV {
@@ -147,6 +154,7 @@ type bestJSON struct {
 	Top         []mcts.MoveVisits `json:"top"`
 	Proven      bool              `json:"proven"`
 	TreeFull    bool              `json:"tree_full"`
+	Deep        *mcts.DeepStats   `json:"deep,omitempty"`
 	Seconds     float64           `json:"seconds"`
 }
 
@@ -170,6 +178,7 @@ func printBestJSON(w io.Writer, pos engine.Position, wdesc string, res *mcts.Res
 		Top:         res.Top,
 		Proven:      res.Proven,
 		TreeFull:    res.TreeFull,
+		Deep:        res.Deep,
 		Seconds:     res.Elapsed.Seconds(),
 	}
 	enc := json.NewEncoder(w)
