@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/arimaalab/arimaalab/data"
@@ -346,14 +345,6 @@ func jsonDiff(a, b string) (key, va, vb string) {
 	return key, va, vb
 }
 
-// labelResult is one position scored.
-type labelResult struct {
-	k    int // index in the positions to label
-	ev   Eval
-	took time.Duration
-	err  error
-}
-
 // Label scores positions with the judges (one position at a time each, on
 // its own goroutine) and writes them as dataset shards under cfg.Out, a row
 // per position (see LabelRow), in the order of positions whatever judge
@@ -482,59 +473,10 @@ func Label(ctx context.Context, judges []Judge, positions []Position, cfg LabelC
 // todo, in order) on the judges and writes the shards.
 func label(ctx context.Context, judges []Judge, positions []Position, shards []labelShard, todo, work []int,
 	claims map[int]*data.Claim, cfg LabelConfig, sum *LabelSummary) (err error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	results := make(chan labelResult)
-	var wg sync.WaitGroup
-	for _, j := range judges[:min(len(judges), len(work))] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				p := positions[work[k]]
-				t0 := time.Now()
-				ev, err := j.Eval(ctx, p.Pos, p.Hist)
-				if err != nil {
-					if ctx.Err() != nil {
-						err = ctx.Err()
-					} else {
-						err = fmt.Errorf("%s: %w", p.Where, err)
-					}
-				}
-				select {
-				case results <- labelResult{k: k, ev: ev, took: time.Since(t0), err: err}:
-				case <-ctx.Done():
-					return
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for k := range work {
-			select {
-			case jobs <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-
 	var w *data.Writer
 	defer func() {
 		if w != nil {
 			w.Abort()
-		}
-		cancel()
-		for range results { // let the judges finish their positions
 		}
 	}()
 	shardOf := make(map[int]int, len(work)) // position index -> shard
@@ -543,12 +485,13 @@ func label(ctx context.Context, judges []Judge, positions []Position, shards []l
 			shardOf[k] = i
 		}
 	}
-	pending := map[int]labelResult{}
+	pending := map[int]evalResult{}
 	next := 0
-	for res := range results {
-		if res.err != nil {
-			return res.err
-		}
+	at := func(k int) (engine.Position, *engine.History, string) {
+		p := positions[work[k]]
+		return p.Pos, p.Hist, p.Where
+	}
+	err = evalAll(ctx, judges, len(work), at, func(res evalResult) error {
 		pending[res.k] = res
 		for q, ok := pending[next]; ok; q, ok = pending[next] {
 			delete(pending, next)
@@ -584,8 +527,9 @@ func label(ctx context.Context, judges []Judge, positions []Position, shards []l
 				cfg.Progress(next, len(work))
 			}
 		}
-	}
-	if err := ctx.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if next != len(work) {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/arimaalab/arimaalab/engine"
 )
@@ -380,80 +379,27 @@ func scorePoints(ctx context.Context, judges []Judge, sides []*ReachSide, cfg Re
 	if cfg.Progress != nil {
 		cfg.Progress(0, len(work))
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan job)
-	type result struct {
-		j     job
-		score float64
-		err   error
+	at := func(k int) (engine.Position, *engine.History, string) {
+		j := work[k]
+		p := point(j)
+		return p.pos, p.hist, fmt.Sprintf("%s, turn %d", sides[j.side].Games[j.game].Where, p.Turn)
 	}
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for _, jd := range judges[:min(len(judges), max(1, len(work)))] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				p := point(j)
-				ev, err := jd.Eval(ctx, p.pos, p.hist)
-				if err != nil {
-					err = fmt.Errorf("%s, turn %d: %w", sides[j.side].Games[j.game].Where, p.Turn, err)
-				}
-				select {
-				case results <- result{j, ev.Score, err}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for _, j := range work {
-			select {
-			case jobs <- j:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	var first error
-	done := 0
-	for r := range results {
-		if first != nil {
-			continue
-		}
-		if r.err != nil {
-			first = r.err
-			cancel()
-			continue
-		}
-		pos := point(r.j).Position
+	return evalAll(ctx, judges, len(work), at, func(r evalResult) error {
+		pos := point(work[r.k]).Position
 		for _, j := range byPos[pos] {
-			point(j).Score = r.score
+			point(j).Score = r.ev.Score
 		}
 		if cfg.Cache != nil {
-			if err := cfg.Cache.Put(cfg.Judge, pos, r.score); err != nil {
-				first = err
-				cancel()
-				continue
+			if err := cfg.Cache.Put(cfg.Judge, pos, r.ev.Score); err != nil {
+				return err
 			}
 		}
-		done++
 		rep.Scored++
 		if cfg.Progress != nil {
-			cfg.Progress(done, len(work))
+			cfg.Progress(rep.Scored, len(work))
 		}
-	}
-	if first == nil {
-		first = ctx.Err()
-	}
-	return first
+		return nil
+	})
 }
 
 // cacheGet looks position up in cfg's cache.
