@@ -169,3 +169,19 @@ func (ps Position) turn() int {
 	}
 	return ps.Ply/2 + 2
 }
+
+// InTurns returns the positions of ps whose game turn (2 for the position
+// before 2g or 2s) is first or more and, when last is above 0, last or
+// less, in their order. Positions of position files have no turn and are
+// left out.
+func InTurns(ps []Position, first, last int) []Position {
+	var out []Position
+	for _, p := range ps {
+		t := p.turn()
+		if p.Game == nil || t < first || last > 0 && t > last {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}

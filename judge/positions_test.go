@@ -219,3 +219,32 @@ func TestSample(t *testing.T) {
 		t.Errorf("Sample of 100 from 30: %d", len(got))
 	}
 }
+
+// TestInTurns keeps the positions of a range of turns: closed, open-ended,
+// empty, and never a position file's.
+func TestInTurns(t *testing.T) {
+	moves := []string{"Ee2n", "ed7s", "Ee3n", "ed6s", "Ee4s", "ed5n", "Ee3n"}
+	ps, err := ArchivePositions(strings.NewReader(archive(t, append([]string{"gen0", "sharp4"}, moves...))), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps = append(ps, Position{Pos: ps[0].Pos, Where: "p.aei:1"}) // a position file's: no turn
+	for _, c := range []struct {
+		first, last int
+		want        string
+	}{
+		{2, 0, "2g 2s 3g 3s 4g 4s 5g"},
+		{3, 4, "3g 3s 4g 4s"},
+		{4, 0, "4g 4s 5g"},
+		{5, 5, "5g"},
+		{6, 0, ""},
+	} {
+		var got []string
+		for _, p := range InTurns(ps, c.first, c.last) {
+			got = append(got, p.Where[strings.LastIndex(p.Where, " ")+1:])
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("turns %d-%d: %q, want %q", c.first, c.last, got, c.want)
+		}
+	}
+}

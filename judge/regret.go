@@ -192,6 +192,9 @@ type Report struct {
 	Players []PlayerReport `json:"players"`
 	// Paired compares the first two players (nil with one).
 	Paired *Paired `json:"paired,omitempty"`
+	// Base compares the first player with the first player of an earlier
+	// report on the positions both judged (PairWithBase; nil without one).
+	Base *Paired `json:"base,omitempty"`
 }
 
 // PositionSeed returns the seed of the players' choices in position i of a
@@ -444,6 +447,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if p := r.Paired; p != nil {
 		fmt.Fprintf(&b, "\n%s minus %s, paired: %s rabbits over %d positions (the same move in %d)\n",
+			p.A, p.B, withInterval(p.MeanDiff, p.Interval), p.Positions, p.Same)
+	}
+	if p := r.Base; p != nil {
+		fmt.Fprintf(&b, "\n%s minus %s, paired with the earlier report: %s rabbits over %d positions (the same move in %d)\n",
 			p.A, p.B, withInterval(p.MeanDiff, p.Interval), p.Positions, p.Same)
 	}
 	for _, p := range r.Players {

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/arimaalab/arimaalab/aei"
@@ -31,6 +33,8 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 	worst := fs.Int("worst", judge.DefaultWorst, "list each player's `K` worst moves (0: none)")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object (with every move)")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
+	turns := fs.String("turns", "", "archives: only the positions of game turns `FIRST-LAST` (such as 2-17; 10- for turn 10 on), before the draw of -n")
+	base := fs.String("base", "", "compare the first player, position by position, with the first player of the earlier report `FILE` (analyze regret -json) of the same judge and positions")
 	return func(e env, args []string) error {
 		switch {
 		case len(args) == 0:
@@ -49,13 +53,31 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err != nil {
 			return err
 		}
+		first, last, err := parseTurnRange(*turns)
+		if err != nil {
+			return err
+		}
+		var baseRep *judge.Report
+		if *base != "" {
+			if baseRep, err = readReport(*base); err != nil {
+				return err
+			}
+		}
 		var all []judge.Position
 		for _, name := range args {
 			ps, err := regretPositions(name, *mover, e.stdin)
 			if err != nil {
 				return err
 			}
+			if *turns != "" && len(ps) > 0 && ps[0].Game == nil {
+				return usageError(fmt.Sprintf("-turns goes with archives; %s is a position file", name))
+			}
 			all = append(all, ps...)
+		}
+		if *turns != "" {
+			if all = judge.InTurns(all, first, last); len(all) == 0 {
+				return fmt.Errorf("no positions of turns %s in %s", *turns, strings.Join(args, ", "))
+			}
 		}
 		if len(all) == 0 {
 			if *mover != "" {
@@ -86,6 +108,9 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 			return fmt.Errorf("-engine: %w", err)
 		}
 		defer j.Close()
+		if baseRep != nil && baseRep.Judge != j.Describe() {
+			return fmt.Errorf("-base %s: judged by %q, this run by %q: the scores are not comparable", *base, baseRep.Judge, j.Describe())
+		}
 
 		worstK := *worst
 		if worstK == 0 {
@@ -99,6 +124,11 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 		bar.Finish()
 		if err != nil {
 			return err
+		}
+		if baseRep != nil {
+			if rep.Base, err = judge.PairWithBase(rep, baseRep, *base); err != nil {
+				return err
+			}
 		}
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)
@@ -171,4 +201,37 @@ func readJudgePositions(names []string, stdin io.Reader) ([]judge.Position, erro
 		all = append(all, ps...)
 	}
 	return all, nil
+}
+
+// parseTurnRange parses -turns: "FIRST-LAST", or "FIRST-" for no end; the
+// empty string is every turn (2 on).
+func parseTurnRange(s string) (first, last int, err error) {
+	if s == "" {
+		return 2, 0, nil
+	}
+	lo, hi, ok := strings.Cut(s, "-")
+	bad := usageError(fmt.Sprintf("-turns %q: want FIRST-LAST, such as 2-17, or FIRST- (turns from 2)", s))
+	if !ok {
+		return 0, 0, bad
+	}
+	if first, err = strconv.Atoi(lo); err != nil || first < 2 {
+		return 0, 0, bad
+	}
+	if hi == "" {
+		return first, 0, nil
+	}
+	if last, err = strconv.Atoi(hi); err != nil || last < first {
+		return 0, 0, bad
+	}
+	return first, last, nil
+}
+
+// readReport reads the regret report of -base.
+func readReport(name string) (*judge.Report, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("-base: %w", err)
+	}
+	defer f.Close()
+	return judge.ReadReport(f, name)
 }

@@ -58,6 +58,12 @@ func TestRegret(t *testing.T) {
 		{"bad option", []string{"regret", "-engine", helper, "-option", "depth", "-a", "random", games}, 2, `"depth" is not NAME=VALUE`},
 		{"negative n", append(judgeArgs, "-a", "random", "-n", "-1", games), 2, "-n must not be negative"},
 		{"mover in a position file", append(judgeArgs, "-a", "random", "-mover", "x", positions), 2, "-mover goes with archives"},
+		{"turns in a position file", append(judgeArgs, "-a", "random", "-turns", "2-9", positions), 2, "-turns goes with archives; " + positions + " is a position file"},
+		{"bad turns", append(judgeArgs, "-a", "random", "-turns", "9-3", games), 2, `-turns "9-3": want FIRST-LAST`},
+		{"turns from 1", append(judgeArgs, "-a", "random", "-turns", "1-", games), 2, `-turns "1-": want FIRST-LAST`},
+		{"no turns", append(judgeArgs, "-a", "random", "-turns", "400-", games), 1, "analyze regret: no positions of turns 400- in testdata/games5.txt"},
+		{"missing base", append(judgeArgs, "-a", "random", "-base", "/nonexistent/base.json", games), 1, "analyze regret: -base: open /nonexistent/base.json"},
+		{"bad base", append(judgeArgs, "-a", "random", "-base", badPositions, games), 1, "analyze regret: " + badPositions + ": not a regret report"},
 		{"no such mover", append(judgeArgs, "-a", "random", "-mover", "nobody", games), 1, `analyze regret: no positions where "nobody" was to move in testdata/games5.txt`},
 		{"bad position file", append(judgeArgs, "-a", "random", badPositions), 1, badPositions + ":3: "},
 		{"missing file", append(judgeArgs, "-a", "random", "/nonexistent/games.txt"), 1, "/nonexistent/games.txt"},
@@ -101,6 +107,30 @@ func regretJSON(t *testing.T, args, judgeArgs []string, positions string) {
 	}
 	if again := runCmd(t, "", append(args, "-json")...); again.stdout != js.stdout {
 		t.Errorf("the same seed gave another report:\n%s\n%s", js.stdout, again.stdout)
+	}
+
+	// -base: the same run paired with its own report, the same moves and
+	// regrets; a report of another judge is refused before the run.
+	base := writeFile(t, "base.json", js.stdout)
+	rb := runCmd(t, "", append(args, "-base", base)...)
+	if rb.code != 0 || !strings.Contains(rb.stdout, "random minus random ("+base+"), paired with the earlier report: +0.000 (+0.000 to +0.000) rabbits over 4 positions (the same move in 4)") {
+		t.Errorf("-base: exit status %d, stdout:\n%s\nstderr:\n%s", rb.code, rb.stdout, rb.stderr)
+	}
+	other := writeFile(t, "other.json", strings.Replace(js.stdout, `"judge": "arimaalab`, `"judge": "another`, 1))
+	if r := runCmd(t, "", append(args, "-base", other)...); r.code != 1 || !strings.Contains(r.stderr, "-base "+other+": judged by \"another") {
+		t.Errorf("-base of another judge: exit status %d, stderr %q", r.code, r.stderr)
+	}
+
+	// -turns: only the positions of turns 2 to 4 are drawn.
+	rt := runCmd(t, "", append(judgeArgs, "-a", "random", "-n", "3", "-turns", "2-4", "-json", "-mover", "Guest63204", "testdata/games5.txt")...)
+	var trep judge.Report
+	if err := json.Unmarshal([]byte(rt.stdout), &trep); err != nil || trep.Positions != 3 {
+		t.Fatalf("-turns: %v, %d positions; stderr:\n%s", err, trep.Positions, rt.stderr)
+	}
+	for _, m := range trep.Players[0].Moves {
+		if m.Turn < 2 || m.Turn > 4 {
+			t.Errorf("-turns 2-4: a move of turn %d (%s)", m.Turn, m.Where)
+		}
 	}
 
 	// A position file: Gold's and Silver's standard positions.
