@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arimaalab/arimaalab/judge"
@@ -23,6 +24,7 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 	random := fs.Int("random", 1, "and `R` more uniformly, without replacement, among all the moves not drawn by -pick")
 	weightsPath := fs.String("weights", "", "evaluation weights `FILE` that rank the moves (default: the embedded generation-0 weights)")
 	seed := fs.Uint64("seed", 1, "`SEED` of the draws")
+	turns := fs.String("turns", "", "archives: only the positions of game turns `FIRST-LAST` (such as 2-20; 10- for turn 10 on)")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
 	return func(e env, args []string) error {
 		switch {
@@ -39,6 +41,10 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		case *pick == 0 && *random == 0:
 			return usageError("-pick and -random are both 0: no moves to draw")
 		}
+		first, last, err := parseTurnRange(*turns)
+		if err != nil {
+			return err
+		}
 		w, err := loadWeights(*weightsPath)
 		if err != nil {
 			return err
@@ -50,6 +56,12 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		all, err := readJudgePositions(args, e.stdin)
 		if err != nil {
 			return err
+		}
+		if *turns != "" {
+			if k := slices.IndexFunc(all, func(p judge.Position) bool { return p.Game == nil }); k >= 0 {
+				return usageError(fmt.Sprintf("-turns goes with archives; %s is a position file", strings.SplitN(all[k].Where, ":", 2)[0]))
+			}
+			all = judge.InTurns(all, first, last)
 		}
 		sources := judge.Every(all, *every)
 		if len(sources) == 0 {
@@ -76,7 +88,11 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 
 		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "# analyze successors -every %d -top %d -pick %d -random %d -seed %d\n", *every, *top, *pick, *random, *seed)
+		fmt.Fprintf(&buf, "# analyze successors -every %d -top %d -pick %d -random %d -seed %d", *every, *top, *pick, *random, *seed)
+		if *turns != "" {
+			fmt.Fprintf(&buf, " -turns %s", *turns)
+		}
+		buf.WriteString("\n")
 		fmt.Fprintf(&buf, "# weights %s\n", describeWeights(w))
 		for _, a := range args {
 			fmt.Fprintf(&buf, "# from %s\n", a)

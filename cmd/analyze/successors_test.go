@@ -132,6 +132,29 @@ func TestSuccessorsVerb(t *testing.T) {
 		}
 	}
 
+	// -turns: the positions of those game turns (the game's plies 0 and 1
+	// are turn 2, plies 2 and 3 turn 3), then -every among them.
+	for _, c := range []struct {
+		turns string
+		plies []int
+	}{
+		{"2-2", []int{0, 1}},
+		{"3-", []int{2, 3}},
+		{"2-3", []int{0, 1, 2, 3}},
+	} {
+		r := runCmd(t, "", "successors", "-every", "1", "-top", "1", "-pick", "1", "-random", "0", "-turns", c.turns, games)
+		ps, err := judge.ReadPositions(strings.NewReader(r.stdout), "stdout")
+		if r.code != 0 || err != nil || len(ps) != len(c.plies) || !strings.Contains(r.stdout, "-seed 1 -turns "+c.turns+"\n") {
+			t.Errorf("-turns %s: status %d, %d positions (%v), want %d; stderr %s", c.turns, r.code, len(ps), err, len(c.plies), r.stderr)
+			continue
+		}
+		for i, ply := range c.plies {
+			if !isMove(before[ply], ps[i].Pos) {
+				t.Errorf("-turns %s: position %d is not a move after ply %d", c.turns, i, ply)
+			}
+		}
+	}
+
 	// Position files (all their positions whatever -every) and stdin.
 	r = runCmd(t, sparse+"\n", "successors", "-every", "5", "-pick", "2", "-random", "2", positions, "-")
 	ps, err = judge.ReadPositions(strings.NewReader(r.stdout), "stdout")
@@ -160,6 +183,9 @@ func TestSuccessorsVerb(t *testing.T) {
 		{"bad weights", []string{"-weights", positions, games}, 1, "-weights: "},
 		{"no moves", []string{ended}, 1, "no position of " + ended + " has a move after which the game goes on"},
 		{"out in a missing directory", []string{"-out", missing, games}, 1, "-out: "},
+		{"bad turns", []string{"-turns", "3", games}, 2, `-turns "3": want FIRST-LAST`},
+		{"turns in a position file", []string{"-turns", "2-9", games, positions}, 2, "-turns goes with archives; " + positions + " is a position file"},
+		{"no turns", []string{"-turns", "9-", games}, 1, "no positions in " + games},
 	} {
 		r := runCmd(t, "", append([]string{"successors"}, c.args...)...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.err) || strings.Count(r.stderr, "\n") != 1 || r.stdout != "" {
