@@ -112,12 +112,12 @@ func TestGen0Plays(t *testing.T) {
 
 // TestDistilledWeights checks the weights distilled from Sharp
 // (sharp4-distilled.json, sharp4-fitted.json, sharp4-positional.json,
-// sharp4-reply.json, sharp4-reply-goals.json, sharp4-reply-goals2.json and
-// sharp4-reply-rabbits.json,
+// sharp4-reply.json, sharp4-reply-goals.json, sharp4-reply-goals2.json,
+// sharp4-reply-rabbits.json and sharp8-reply.json,
 // docs/strength.md): they load for the current feature set and order
 // material as any sane evaluation must.
 func TestDistilledWeights(t *testing.T) {
-	for _, file := range []string{"sharp4-distilled.json", "sharp4-fitted.json", "sharp4-positional.json", "sharp4-reply.json", "sharp4-reply-goals.json", "sharp4-reply-goals2.json", "sharp4-reply-rabbits.json"} {
+	for _, file := range []string{"sharp4-distilled.json", "sharp4-fitted.json", "sharp4-positional.json", "sharp4-reply.json", "sharp4-reply-goals.json", "sharp4-reply-goals2.json", "sharp4-reply-rabbits.json", "sharp8-reply.json"} {
 		t.Run(file, func(t *testing.T) { checkDistilled(t, file) })
 	}
 }
