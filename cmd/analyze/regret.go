@@ -53,10 +53,6 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err != nil {
 			return err
 		}
-		first, last, err := parseTurnRange(*turns)
-		if err != nil {
-			return err
-		}
 		var baseRep *judge.Report
 		if *base != "" {
 			if baseRep, err = readReport(*base); err != nil {
@@ -69,15 +65,13 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 			if err != nil {
 				return err
 			}
-			if *turns != "" && len(ps) > 0 && ps[0].Game == nil {
-				return usageError(fmt.Sprintf("-turns goes with archives; %s is a position file", name))
-			}
 			all = append(all, ps...)
 		}
-		if *turns != "" {
-			if all = judge.InTurns(all, first, last); len(all) == 0 {
-				return fmt.Errorf("no positions of turns %s in %s", *turns, strings.Join(args, ", "))
-			}
+		if all, err = keepTurns(all, *turns); err != nil {
+			return err
+		}
+		if *turns != "" && len(all) == 0 {
+			return fmt.Errorf("no positions of turns %s in %s", *turns, strings.Join(args, ", "))
 		}
 		if len(all) == 0 {
 			if *mover != "" {
@@ -224,6 +218,26 @@ func parseTurnRange(s string) (first, last int, err error) {
 		return 0, 0, bad
 	}
 	return first, last, nil
+}
+
+// keepTurns returns the positions of all of the game turns of -turns spec
+// (all of them when spec is empty); a position of a position file, which has
+// no turn, is a usage error naming its file.
+func keepTurns(all []judge.Position, spec string) ([]judge.Position, error) {
+	if spec == "" {
+		return all, nil
+	}
+	first, last, err := parseTurnRange(spec)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range all {
+		if p.Game == nil {
+			file := p.Where[:max(0, strings.LastIndex(p.Where, ":"))]
+			return nil, usageError(fmt.Sprintf("-turns goes with archives; %s is a position file", file))
+		}
+	}
+	return judge.InTurns(all, first, last), nil
 }
 
 // readReport reads the regret report of -base.

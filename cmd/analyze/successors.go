@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/arimaalab/arimaalab/judge"
@@ -41,10 +40,6 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		case *pick == 0 && *random == 0:
 			return usageError("-pick and -random are both 0: no moves to draw")
 		}
-		first, last, err := parseTurnRange(*turns)
-		if err != nil {
-			return err
-		}
 		w, err := loadWeights(*weightsPath)
 		if err != nil {
 			return err
@@ -57,11 +52,8 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err != nil {
 			return err
 		}
-		if *turns != "" {
-			if k := slices.IndexFunc(all, func(p judge.Position) bool { return p.Game == nil }); k >= 0 {
-				return usageError(fmt.Sprintf("-turns goes with archives; %s is a position file", strings.SplitN(all[k].Where, ":", 2)[0]))
-			}
-			all = judge.InTurns(all, first, last)
+		if all, err = keepTurns(all, *turns); err != nil {
+			return err
 		}
 		sources := judge.Every(all, *every)
 		if len(sources) == 0 {
