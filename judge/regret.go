@@ -195,6 +195,9 @@ type Report struct {
 	// Base compares the first player with the first player of an earlier
 	// report on the positions both judged (PairWithBase; nil without one).
 	Base *Paired `json:"base,omitempty"`
+	// Rejudged compares the moves with an earlier judge's view of them,
+	// for a report that Rejudge made (nil otherwise).
+	Rejudged *Rejudged `json:"rejudged,omitempty"`
 }
 
 // PositionSeed returns the seed of the players' choices in position i of a
@@ -452,6 +455,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	if p := r.Base; p != nil {
 		fmt.Fprintf(&b, "\n%s minus %s, paired with the earlier report: %s rabbits over %d positions (the same move in %d)\n",
 			p.A, p.B, withInterval(p.MeanDiff, p.Interval), p.Positions, p.Same)
+	}
+	if rj := r.Rejudged; rj != nil {
+		fmt.Fprintf(&b, "\nthe same moves by the earlier judge (%s):\n", rj.From)
+		fmt.Fprintf(&b, "  %-*s  %9s  %11s  %-28s  %11s  %s\n", width, "player", "its regret", "this judge's", "difference (95 % interval)", "correlation", "seen")
+		for _, p := range rj.Players {
+			fmt.Fprintf(&b, "  %-*s  %+9.3f  %+11.3f  %-28s  %11.2f  %.0f %%\n", width, p.Name, p.FromMean, p.Mean,
+				withInterval(p.Diff, p.Interval), p.Correlation, 100*p.Seen)
+		}
+		b.WriteString("  (seen: the share of the earlier judge's regret that this judge gives the same moves)\n")
 	}
 	for _, p := range r.Players {
 		if len(p.ByTurn) == 0 {
