@@ -41,17 +41,22 @@ type RejudgedPlayer struct {
 	Seen float64 `json:"seen"`
 }
 
-// Rejudge scores the moves of an earlier report again with the judge j
-// (described by describe): for each player's moves, j's score of the
+// Rejudge scores the moves of an earlier report again with another judge,
+// described by describe: for each player's moves, the judge's score of the
 // position before and of the position after the move, as Run scores them,
-// and j's best move. The players, positions and moves are the report's,
-// so no player searches; the positions are judged without their games'
-// history, which a report does not keep. The result is a report of j (it
-// serves as a base for later runs with j), whose Rejudged compares each
-// player's regrets with the earlier judge's. cfg's Blunder, Worst and
-// WinScale apply; Progress is called after each position.
-func Rejudge(ctx context.Context, j Judge, describe string, old *Report, cfg Config) (*Report, error) {
-	if len(old.Players) == 0 || len(old.Players[0].Moves) == 0 {
+// and the judge's best move. The players, positions and moves are the
+// report's, so no player searches; the positions are judged without their
+// games' history, which a report does not keep. The judges (copies of one
+// engine) share the positions, each position once however many moves lead
+// to it. The result is a report of the judge (it serves as a base for later
+// runs of it), whose Rejudged compares each player's regrets with the
+// earlier judge's. cfg's Blunder, Worst and WinScale apply; Progress is
+// called after each score with the scores done and their number.
+func Rejudge(ctx context.Context, judges []Judge, describe string, old *Report, cfg Config) (*Report, error) {
+	switch {
+	case len(judges) == 0:
+		return nil, fmt.Errorf("judge: no judges")
+	case len(old.Players) == 0 || len(old.Players[0].Moves) == 0:
 		return nil, fmt.Errorf("judge: the report holds no judged moves")
 	}
 	for _, p := range old.Players[1:] {
@@ -60,23 +65,27 @@ func Rejudge(ctx context.Context, j Judge, describe string, old *Report, cfg Con
 		}
 	}
 	cfg = cfg.withDefaults()
+
+	// The positions to score: each position before, then each different
+	// position after a move from it.
+	type task struct {
+		pos   engine.Position
+		hist  *engine.History
+		where string
+	}
 	n := len(old.Players[0].Moves)
-	moves := make([][]Move, len(old.Players))
-	for i := range n {
-		m0 := old.Players[0].Moves[i]
+	tasks := make([]task, 0, n*(1+len(old.Players)))
+	job := make([][]int, n)    // job[i][k]: player k's position after, in tasks
+	beforeAt := make([]int, n) // position i before, in tasks
+	for i, m0 := range old.Players[0].Moves {
 		pos, err := engine.ParsePosition(m0.Position)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m0.Where, err)
 		}
-		before, err := j.Eval(ctx, pos, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: judging the position: %w", m0.Where, err)
-		}
-		if before.Source == FromRules {
-			return nil, fmt.Errorf("%s: the game is over", m0.Where)
-		}
-		seen := map[engine.Position]Eval{}
-		for k, p := range old.Players {
+		beforeAt[i] = len(tasks)
+		tasks = append(tasks, task{pos, nil, m0.Where})
+		seen := map[engine.Position]int{}
+		for _, p := range old.Players {
 			m := p.Moves[i]
 			if m.Where != m0.Where || m.Position != m0.Position {
 				return nil, fmt.Errorf("judge: the report's players judged other positions (%s and %s)", m0.Where, m.Where)
@@ -85,21 +94,44 @@ func Rejudge(ctx context.Context, j Judge, describe string, old *Report, cfg Con
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s: %w", m.Where, p.Name, err)
 			}
-			ev, ok := seen[after]
+			k, ok := seen[after]
 			if !ok {
-				if ev, err = j.Eval(ctx, after, hist); err != nil {
-					return nil, fmt.Errorf("%s: judging %s's move %s: %w", m.Where, p.Name, m.Move, err)
-				}
-				seen[after] = ev
+				k = len(tasks)
+				seen[after] = k
+				tasks = append(tasks, task{after, hist, fmt.Sprintf("%s: %s's move %s", m.Where, p.Name, m.Move)})
 			}
+			job[i] = append(job[i], k)
+		}
+	}
+	evals := make([]Eval, len(tasks))
+	done := 0
+	err := evalAll(ctx, judges, len(tasks), func(k int) (engine.Position, *engine.History, string) {
+		return tasks[k].pos, tasks[k].hist, tasks[k].where
+	}, func(r evalResult) error {
+		evals[r.k] = r.ev
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(done, len(tasks))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	moves := make([][]Move, len(old.Players))
+	for i, m0 := range old.Players[0].Moves {
+		before := evals[beforeAt[i]]
+		if before.Source == FromRules {
+			return nil, fmt.Errorf("%s: the game is over", m0.Where)
+		}
+		for k, p := range old.Players {
+			m, ev := p.Moves[i], evals[job[i][k]]
 			moves[k] = append(moves[k], Move{
 				Index: m.Index, Where: m.Where, Position: m.Position, Move: m.Move, Best: before.Best,
 				Before: before.Score, After: -ev.Score, Regret: before.Score + ev.Score,
 				WinProb: 1 / (1 + math.Exp(cfg.WinScale*ev.Score)), Turn: m.Turn,
 			})
-		}
-		if cfg.Progress != nil {
-			cfg.Progress(i+1, n)
 		}
 	}
 	rep := &Report{Judge: describe, Positions: n, Blunder: cfg.Blunder, WinScale: cfg.WinScale,

@@ -32,8 +32,10 @@ func TestRejudge(t *testing.T) {
 		old.Players = append(old.Players, pr)
 	}
 
-	j := &tableJudge{}
-	rep, err := Rejudge(context.Background(), j, "shallow judge", old, Config{})
+	// Two judges share the positions: each position is scored once, by
+	// one of them.
+	j, j2 := &tableJudge{}, &tableJudge{}
+	rep, err := Rejudge(context.Background(), []Judge{j, j2}, "shallow judge", old, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +60,19 @@ func TestRejudge(t *testing.T) {
 			now[k][i] = m.Regret
 		}
 	}
-	// The shared move is judged once; each position once before.
-	if n := j.calls[pos[0].String()]; n != 1 {
-		t.Errorf("the first position judged %d times", n)
+	// The shared move's position after is judged once, as is each position
+	// before: 3 before, 5 different after.
+	calls := 0
+	for _, tj := range []*tableJudge{j, j2} {
+		for p, c := range tj.calls {
+			calls += c
+			if c != 1 {
+				t.Errorf("%s judged %d times", p, c)
+			}
+		}
+	}
+	if calls != 3+5 {
+		t.Errorf("%d positions judged, want 8", calls)
 	}
 	for k, c := range rep.Rejudged.Players {
 		var from, mean, seen, all float64
@@ -113,13 +125,18 @@ func TestRejudge(t *testing.T) {
 		rep  *Report
 		err  string
 	}{
+		{"no judges", nil, "no judges"},
 		{"no moves", &Report{Judge: "x", Players: []PlayerReport{{Name: "gen0"}}}, "the report holds no judged moves"},
 		{"moves missing", bad(func(r *Report) { r.Players[1].Moves = r.Players[1].Moves[:2] }), "judged 3 and 2 moves"},
 		{"other positions", bad(func(r *Report) { r.Players[1].Moves[2].Where = "elsewhere" }), "judged other positions"},
 		{"bad position", bad(func(r *Report) { r.Players[0].Moves[1].Position = "g [xx]" }), "f:2 game 1 4g: "},
 		{"illegal move", bad(func(r *Report) { r.Players[1].Moves[0].Move = "Ee2w Ee2w" }), "f:2 game 1 3g: gen0: move \"Ee2w Ee2w\""},
 	} {
-		if _, err := Rejudge(context.Background(), &tableJudge{}, "j", c.rep, Config{}); err == nil || !strings.Contains(err.Error(), c.err) {
+		judges := []Judge{&tableJudge{}}
+		if c.rep == nil {
+			c.rep, judges = rep, nil
+		}
+		if _, err := Rejudge(context.Background(), judges, "j", c.rep, Config{}); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.err)
 		}
 	}

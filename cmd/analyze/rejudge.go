@@ -21,6 +21,7 @@ func rejudgeVerb(fs *flag.FlagSet) func(env, []string) error {
 	blunder := fs.Float64("blunder", judge.DefaultBlunder, "a move of regret `RABBITS` or more is a blunder")
 	worst := fs.Int("worst", judge.DefaultWorst, "list each player's `K` worst moves by this judge (0: none)")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object (with every move), a report of this judge that regret -base takes")
+	workers := fs.Int("workers", 1, "run `W` engines at once")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
 	return func(e env, args []string) error {
 		switch {
@@ -28,6 +29,8 @@ func rejudgeVerb(fs *flag.FlagSet) func(env, []string) error {
 			return usageError("want one report FILE (analyze regret -json)")
 		case *worst < 0:
 			return usageError("-worst must not be negative")
+		case *workers < 1:
+			return usageError("-workers must be at least 1")
 		}
 		if err := jf.check(); err != nil {
 			return err
@@ -44,22 +47,36 @@ func rejudgeVerb(fs *flag.FlagSet) func(env, []string) error {
 
 		ctx := context.Background()
 		logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-		j, err := judge.Start(ctx, jf.judgeOptions(aei.Options{Stderr: io.Discard, Logger: logger}))
-		if err != nil {
-			return fmt.Errorf("-engine: %w", err)
+		jopt := jf.judgeOptions(aei.Options{Stderr: io.Discard, Logger: logger})
+		var judges []judge.Judge
+		describe := ""
+		for range *workers {
+			j, err := judge.Start(ctx, jopt)
+			if err != nil {
+				return fmt.Errorf("-engine: %w", err)
+			}
+			defer j.Close()
+			judges = append(judges, j)
+			describe = j.Describe()
 		}
-		defer j.Close()
 
 		worstK := *worst
 		if worstK == 0 {
 			worstK = -1 // none (0 is the default for judge.Config)
 		}
-		bar := progress.New(e.stderr, int64(len(old.Players[0].Moves)), "rejudging", *force)
-		rep, err := judge.Rejudge(ctx, j, j.Describe(), old, judge.Config{
+		var bar *progress.Bar
+		rep, err := judge.Rejudge(ctx, judges, describe, old, judge.Config{
 			Blunder: *blunder, Worst: worstK,
-			Progress: func(done, _ int) { bar.Set(int64(done)) },
+			Progress: func(done, total int) {
+				if bar == nil {
+					bar = progress.New(e.stderr, int64(total), "rejudging", *force)
+				}
+				bar.Set(int64(done))
+			},
 		})
-		bar.Finish()
+		if bar != nil {
+			bar.Finish()
+		}
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,11 @@ func TestRejudgeVerb(t *testing.T) {
 		t.Errorf("rejudged by the same judge: %d players with the same regrets, want 2:\n%s", n, same.stdout)
 	}
 
+	// Two engines share the positions and give the same report.
+	if two := runCmd(t, "", append(append([]string{"rejudge", "-workers", "2"}, judgeArgs...), report)...); two.code != 0 || two.stdout != same.stdout {
+		t.Errorf("-workers 2: exit status %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", two.code, two.stdout, same.stdout, two.stderr)
+	}
+
 	other := append([]string{"rejudge", "-engine", helper, "-option", "visits=10", "-option", "threads=1", "-json"}, report)
 	o := runCmd(t, "", other...)
 	var rep judge.Report
@@ -66,6 +71,7 @@ func TestRejudgeVerb(t *testing.T) {
 		{"no report", append([]string{"rejudge"}, judgeArgs...), 2, "want one report FILE"},
 		{"two reports", append(append([]string{"rejudge"}, judgeArgs...), report, report), 2, "want one report FILE"},
 		{"no engine", []string{"rejudge", report}, 2, "-engine is required"},
+		{"no workers", append(append([]string{"rejudge", "-workers", "0"}, judgeArgs...), report), 2, "-workers must be at least 1"},
 		{"negative worst", append(append([]string{"rejudge", "-worst", "-1"}, judgeArgs...), report), 2, "-worst must not be negative"},
 		{"missing report", append(append([]string{"rejudge"}, judgeArgs...), "/nonexistent/r.json"), 1, "analyze rejudge: open /nonexistent/r.json"},
 		{"not a report", append(append([]string{"rejudge"}, judgeArgs...), notReport), 1, "analyze rejudge: " + notReport + ": not a regret report"},
