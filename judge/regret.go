@@ -67,6 +67,12 @@ type Config struct {
 	// WinScale is the logistic scale per rabbit of the win probability after
 	// a move, 1/(1+exp(-WinScale*score)) (0: DefaultWinScale).
 	WinScale float64
+	// Decided, when above 0, leaves out the positions that the judge scores
+	// Decided rabbits or more from 0 before the move, for either side: games
+	// already won or lost, where the scores swing by rabbits and a few moves
+	// rule the mean. They are judged, but no player moves in them, and they
+	// are listed in the report's Skipped.
+	Decided float64
 	// Progress, when set, is called after each position with the number done
 	// and the total.
 	Progress func(done, total int)
@@ -183,7 +189,8 @@ type Report struct {
 	Positions int `json:"positions"`
 	// Skipped lists the positions left out, each with why: those where the
 	// game's history bans a move (a third repetition) when a player cannot
-	// see the history (an AEI engine, given the position alone).
+	// see the history (an AEI engine, given the position alone), and those
+	// already decided (Config.Decided).
 	Skipped []string `json:"skipped,omitempty"`
 	// Blunder and WinScale are the settings used.
 	Blunder  float64 `json:"blunder"`
@@ -241,6 +248,13 @@ func Run(ctx context.Context, j Judge, describe string, players []Player, positi
 		}
 		if before.Source == FromRules {
 			return nil, fmt.Errorf("%s: the game is over", ps.Where)
+		}
+		if cfg.Decided > 0 && math.Abs(before.Score) >= cfg.Decided {
+			skipped = append(skipped, fmt.Sprintf("%s: decided, the judge scores it %+.2f for the side to move", ps.Where, before.Score))
+			if cfg.Progress != nil {
+				cfg.Progress(i+1, len(positions))
+			}
+			continue
 		}
 		seen := map[engine.Position]Eval{}
 		for k, pl := range players {

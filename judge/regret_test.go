@@ -373,3 +373,34 @@ func TestByTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSkipsDecided: with Config.Decided, the positions the judge scores
+// that far from 0 for either side are judged before the move only, no
+// player moves in them (the scripted player has no move there), and the
+// report lists them as skipped; when every position is decided, Run fails.
+func TestRunSkipsDecided(t *testing.T) {
+	p0 := board(t, engine.Gold, "Ed4 Ra1 Rb2 rh7 ra8 ce6")
+	lost := board(t, engine.Gold, "Ed5 Ra1 Rb2 rh7 ra8 ce6")
+	won := board(t, engine.Gold, "Ed3 Ra1 Rb2 rh7 ra8 ce6")
+	scores := map[string]float64{p0: 0.5, lost: -7, won: 6, after(t, p0, "Ed4n"): 0.25}
+	j := &scorer{score: func(p *engine.Position) float64 { return scores[p.String()] }}
+	a := &scripted{name: "A", moves: map[string]string{p0: "Ed4n"}}
+	positions := []Position{{Pos: parse(t, lost), Where: "lost"}, {Pos: parse(t, p0), Where: "open"}, {Pos: parse(t, won), Where: "won"}}
+	rep, err := Run(t.Context(), j, "table", []Player{a}, positions, Config{Decided: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"lost: decided, the judge scores it -7.00 for the side to move", "won: decided, the judge scores it +6.00 for the side to move"}
+	if rep.Positions != 1 || len(rep.Players[0].Moves) != 1 || rep.Players[0].Moves[0].Where != "open" || !near(rep.Players[0].MeanRegret, 0.5+0.25) ||
+		strings.Join(rep.Skipped, "\n") != strings.Join(want, "\n") {
+		t.Errorf("report %+v, skipped %q", rep, rep.Skipped)
+	}
+	// With the bound above every score no position is decided, and the
+	// player is asked to move in the lost one.
+	if _, err := Run(t.Context(), j, "table", []Player{a}, positions, Config{Decided: 7.5}); err == nil || !strings.Contains(err.Error(), "lost: A: no move for") {
+		t.Errorf("Decided 7.5: %v, want the player asked to move in the lost position", err)
+	}
+	if _, err := Run(t.Context(), j, "table", []Player{a}, positions[:1], Config{Decided: 6}); err == nil || !strings.Contains(err.Error(), "every position was skipped (lost: decided") {
+		t.Errorf("every position decided: %v", err)
+	}
+}

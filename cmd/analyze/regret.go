@@ -34,6 +34,8 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 	asJSON := fs.Bool("json", false, "print the report as one JSON object (with every move)")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
 	turns := fs.String("turns", "", "archives: only the positions of game turns `FIRST-LAST` (such as 2-17; 10- for turn 10 on), before the draw of -n")
+	decided := fs.Float64("decided", 0, "leave out the positions the judge scores `RABBITS` or more from 0 before the move, for either side:\n"+
+		"games already won or lost, whose swings rule the mean (0: keep them all)")
 	base := fs.String("base", "", "compare the first player, position by position, with the first player of the earlier report `FILE` (analyze regret -json) of the same judge and positions")
 	return func(e env, args []string) error {
 		switch {
@@ -45,6 +47,8 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 			return usageError("-n must not be negative")
 		case *worst < 0:
 			return usageError("-worst must not be negative")
+		case *decided < 0:
+			return usageError("-decided must not be negative")
 		}
 		if err := jf.check(); err != nil {
 			return err
@@ -112,7 +116,7 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		bar := progress.New(e.stderr, int64(len(positions)), "judging", *force)
 		rep, err := judge.Run(ctx, j, j.Describe(), players, positions, judge.Config{
-			Seed: *seed, Blunder: *blunder, Worst: worstK,
+			Seed: *seed, Blunder: *blunder, Worst: worstK, Decided: *decided,
 			Progress: func(done, _ int) { bar.Set(int64(done)) },
 		})
 		bar.Finish()

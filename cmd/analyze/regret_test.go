@@ -57,6 +57,7 @@ func TestRegret(t *testing.T) {
 		{"bad second player", append(judgeArgs, "-a", "random", "-b", "gen0,speed=3", games), 2, `-b: `},
 		{"bad option", []string{"regret", "-engine", helper, "-option", "depth", "-a", "random", games}, 2, `"depth" is not NAME=VALUE`},
 		{"negative n", append(judgeArgs, "-a", "random", "-n", "-1", games), 2, "-n must not be negative"},
+		{"negative decided", append(judgeArgs, "-a", "random", "-decided", "-1", games), 2, "-decided must not be negative"},
 		{"mover in a position file", append(judgeArgs, "-a", "random", "-mover", "x", positions), 2, "-mover goes with archives"},
 		{"turns in a position file", append(judgeArgs, "-a", "random", "-turns", "2-9", positions), 2, "-turns goes with archives; " + positions + " is a position file"},
 		{"bad turns", append(judgeArgs, "-a", "random", "-turns", "9-3", games), 2, `-turns "9-3": want FIRST-LAST`},
@@ -131,6 +132,13 @@ func regretJSON(t *testing.T, args, judgeArgs []string, positions string) {
 		if m.Turn < 2 || m.Turn > 4 {
 			t.Errorf("-turns 2-4: a move of turn %d (%s)", m.Turn, m.Where)
 		}
+	}
+
+	// -decided: a bound of a billionth leaves out every position the judge
+	// does not score exactly 0, naming the score.
+	rd := runCmd(t, "", append(judgeArgs, "-a", "random", "-n", "4", "-seed", "3", "-decided", "1e-9", "-mover", "Guest63204", "testdata/games5.txt")...)
+	if !strings.Contains(rd.stdout+rd.stderr, ": decided, the judge scores it ") {
+		t.Errorf("-decided: exit status %d, stdout:\n%s\nstderr:\n%s", rd.code, rd.stdout, rd.stderr)
 	}
 
 	// A position file: Gold's and Silver's standard positions.
