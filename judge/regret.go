@@ -273,11 +273,7 @@ func Run(ctx context.Context, j Judge, describe string, players []Player, positi
 				}
 				seen[after] = ev
 			}
-			moves[k] = append(moves[k], Move{
-				Index: i, Where: ps.Where, Position: ps.Pos.String(), Move: m, Best: before.Best,
-				Before: before.Score, After: -ev.Score, Regret: before.Score + ev.Score,
-				WinProb: 1 / (1 + math.Exp(cfg.WinScale*ev.Score)), Turn: ps.turn(),
-			})
+			moves[k] = append(moves[k], judgedMove(Move{Index: i, Where: ps.Where, Position: ps.Pos.String(), Move: m, Turn: ps.turn()}, before, ev, cfg.WinScale))
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(positions))
@@ -294,6 +290,16 @@ func Run(ctx context.Context, j Judge, describe string, players []Player, positi
 		rep.Paired = pair(rep.Players[0], rep.Players[1])
 	}
 	return rep, nil
+}
+
+// judgedMove returns m (its index, place, position, move and turn) judged:
+// before is the judge's score of the position, after its score of the
+// position after the move (for the opponent, then to move).
+func judgedMove(m Move, before, after Eval, winScale float64) Move {
+	m.Best = before.Best
+	m.Before, m.After, m.Regret = before.Score, -after.Score, before.Score+after.Score
+	m.WinProb = 1 / (1 + math.Exp(winScale*after.Score))
+	return m
 }
 
 // historyBlind is a Player that may not see a game's history: given the

@@ -126,12 +126,9 @@ func Rejudge(ctx context.Context, judges []Judge, describe string, old *Report, 
 			return nil, fmt.Errorf("%s: the game is over", m0.Where)
 		}
 		for k, p := range old.Players {
-			m, ev := p.Moves[i], evals[job[i][k]]
-			moves[k] = append(moves[k], Move{
-				Index: m.Index, Where: m.Where, Position: m.Position, Move: m.Move, Best: before.Best,
-				Before: before.Score, After: -ev.Score, Regret: before.Score + ev.Score,
-				WinProb: 1 / (1 + math.Exp(cfg.WinScale*ev.Score)), Turn: m.Turn,
-			})
+			m := p.Moves[i]
+			moves[k] = append(moves[k], judgedMove(Move{Index: m.Index, Where: m.Where, Position: m.Position, Move: m.Move, Turn: m.Turn},
+				before, evals[job[i][k]], cfg.WinScale))
 		}
 	}
 	rep := &Report{Judge: describe, Positions: n, Blunder: cfg.Blunder, WinScale: cfg.WinScale,

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -70,4 +73,31 @@ func optionFlag(fs *flag.FlagSet, whose string) *[][2]string {
 		return nil
 	})
 	return &opts
+}
+
+// startJudges starts n copies of the judge the flags name, its errors
+// logged to stderr, and returns them, as engines and as judges, with the
+// function that closes them all (those started before an error are closed
+// already).
+func (f judgeFlags) startJudges(ctx context.Context, n int, stderr io.Writer) ([]*judge.Engine, []judge.Judge, func(), error) {
+	opt := f.judgeOptions(aei.Options{Stderr: io.Discard, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+	var engines []*judge.Engine
+	closeAll := func() {
+		for _, j := range engines {
+			j.Close()
+		}
+	}
+	for range n {
+		j, err := judge.Start(ctx, opt)
+		if err != nil {
+			closeAll()
+			return nil, nil, func() {}, fmt.Errorf("-engine: %w", err)
+		}
+		engines = append(engines, j)
+	}
+	judges := make([]judge.Judge, len(engines))
+	for i, j := range engines {
+		judges[i] = j
+	}
+	return engines, judges, closeAll, nil
 }

@@ -6,13 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
-	"github.com/arimaalab/arimaalab/aei"
 	"github.com/arimaalab/arimaalab/judge"
 	"github.com/arimaalab/arimaalab/progress"
 )
@@ -79,23 +77,11 @@ func labelVerb(fs *flag.FlagSet) func(env, []string) error {
 
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-		jopt := jf.judgeOptions(aei.Options{Stderr: io.Discard, Logger: logger})
-		var engines []*judge.Engine
-		defer func() {
-			for _, j := range engines {
-				j.Close()
-			}
-		}()
-		judges := make([]judge.Judge, 0, *workers)
-		for range min(*workers, len(positions)) {
-			j, err := judge.Start(ctx, jopt)
-			if err != nil {
-				return fmt.Errorf("-engine: %w", err)
-			}
-			engines = append(engines, j)
-			judges = append(judges, j)
+		engines, judges, closeAll, err := jf.startJudges(ctx, min(*workers, len(positions)), e.stderr)
+		if err != nil {
+			return err
 		}
+		defer closeAll()
 		info := labelJudge{Command: *jf.command, Engine: engines[0].Describe(), Options: []string{}, Clamp: engines[0].Clamp(),
 			Units: "1000 a rabbit for the Eval of a log line \"Depth D Eval V\", 100 for info score"}
 		for _, o := range *jf.options {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
@@ -15,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/arimaalab/arimaalab/aei"
 	"github.com/arimaalab/arimaalab/judge"
 	"github.com/arimaalab/arimaalab/progress"
 )
@@ -74,21 +71,13 @@ func reachVerb(fs *flag.FlagSet) func(env, []string) error {
 			defer c.Close()
 			cfg.Cache = c
 		}
-		logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-		jopt := jf.judgeOptions(aei.Options{Stderr: io.Discard, Logger: logger})
-		var judges []judge.Judge
-		for range *workers {
-			j, err := judge.Start(ctx, jopt)
-			if err != nil {
-				return fmt.Errorf("-engine: %w", err)
-			}
-			defer j.Close()
-			judges = append(judges, j)
-			if cfg.Judge == "" {
-				// The key of the cache: the engine, its options and the units.
-				cfg.Judge = fmt.Sprintf("%s (%s; unit %g, clamp %g)", j.Describe(), *jf.command, *jf.unit, j.Clamp())
-			}
+		engines, judges, closeAll, err := jf.startJudges(ctx, *workers, e.stderr)
+		if err != nil {
+			return err
 		}
+		defer closeAll()
+		// The key of the cache: the engine, its options and the units.
+		cfg.Judge = fmt.Sprintf("%s (%s; unit %g, clamp %g)", engines[0].Describe(), *jf.command, *jf.unit, engines[0].Clamp())
 		var bar *progress.Bar
 		cfg.Progress = func(done, total int) {
 			if bar == nil {

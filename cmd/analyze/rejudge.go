@@ -4,11 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
-	"io"
-	"log/slog"
 
-	"github.com/arimaalab/arimaalab/aei"
 	"github.com/arimaalab/arimaalab/judge"
 	"github.com/arimaalab/arimaalab/progress"
 )
@@ -46,26 +42,18 @@ func rejudgeVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 
 		ctx := context.Background()
-		logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-		jopt := jf.judgeOptions(aei.Options{Stderr: io.Discard, Logger: logger})
-		var judges []judge.Judge
-		describe := ""
-		for range *workers {
-			j, err := judge.Start(ctx, jopt)
-			if err != nil {
-				return fmt.Errorf("-engine: %w", err)
-			}
-			defer j.Close()
-			judges = append(judges, j)
-			describe = j.Describe()
+		engines, judges, closeAll, err := jf.startJudges(ctx, *workers, e.stderr)
+		if err != nil {
+			return err
 		}
+		defer closeAll()
 
 		worstK := *worst
 		if worstK == 0 {
 			worstK = -1 // none (0 is the default for judge.Config)
 		}
 		var bar *progress.Bar
-		rep, err := judge.Rejudge(ctx, judges, describe, old, judge.Config{
+		rep, err := judge.Rejudge(ctx, judges, engines[0].Describe(), old, judge.Config{
 			Blunder: *blunder, Worst: worstK,
 			Progress: func(done, total int) {
 				if bar == nil {
