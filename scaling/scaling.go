@@ -6,7 +6,10 @@
 // measured twice: by a new searcher, whose tree and thread state are
 // allocated and mapped while it searches, and by the same searcher again,
 // restarted with its memory kept, as the AEI engine searches move after move
-// and self-play's workers game after game. The same games
+// and self-play's workers game after game. Beside the one tree on N threads,
+// N one-thread searches, each on a tree of its own, run apart at once: what
+// the machine gives N searches that share nothing (its clock falls as more
+// of its cores work), against which the shared tree's speed-up is read. The same games
 // are played at every worker count, and the shards they write must be the
 // same bytes: Run checks that too.
 package scaling
@@ -25,6 +28,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
@@ -170,6 +175,22 @@ type Report struct {
 	// search's own speed on the self-play config and positions, so that
 	// WorkerSims over it is the share of the worker's time spent searching.
 	WorkerSearchSims float64 `json:"worker_search_simulations_per_second"`
+	// Trees compares, for each position at the most threads, the one
+	// tree's simulations a second (the searcher reused) with as many
+	// one-thread searches running apart at once: what the machine gives
+	// that many searches that share nothing.
+	Trees []TreeShare `json:"trees,omitempty"`
+}
+
+// TreeShare is the one tree's rate on N threads beside N one-thread
+// searches apart, on one position.
+type TreeShare struct {
+	Position string  `json:"position"`
+	N        int     `json:"n"`
+	Tree     float64 `json:"tree"`
+	Apart    float64 `json:"apart"`
+	// ApartSpeedup is Apart over one search alone.
+	ApartSpeedup float64 `json:"apart_speedup"`
 }
 
 // Counts returns 1, 2, 4, ... up to n, and n.
@@ -182,7 +203,8 @@ func Counts(n int) []int {
 }
 
 // Run measures self-play at each count of workers of Counts(Cores), then the
-// search at each count of threads on each position.
+// search at each count of threads on each position: a new searcher, the
+// same searcher again, and as many one-thread searches apart.
 func Run(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Weights == nil {
 		return nil, errors.New("scaling: no weights")
@@ -295,6 +317,19 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	cfg.Seed = opt.Seed
 	var one float64
 	for _, p := range positions {
+		// The one-thread searchers that search apart, warmed once: a
+		// search each, all at once, maps their trees.
+		apart := make([]*mcts.Searcher, counts[len(counts)-1])
+		for i := range apart {
+			c := cfg
+			c.Threads = 1
+			if apart[i], err = mcts.New(c, ev); err != nil {
+				return nil, fmt.Errorf("scaling: %w", err)
+			}
+		}
+		if _, _, err := searchApart(ctx, apart, p.Pos, opt.Seed); err != nil {
+			return nil, fmt.Errorf("scaling: search of the %s: %w", p.Name, err)
+		}
 		for _, t := range counts {
 			cfg.Threads = t
 			// The new searcher first, then the same one restarted: the
@@ -343,13 +378,77 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 				}
 				progress(fmt.Sprintf("search of the %s, %s, %s: %s simulations/s", p.Name, plural(t, "thread"), kind, thousands(m.Rate)))
 			}
+			m, _, err := median(opt.Repeat, func() (Measurement, error) {
+				stop, err := profile(opt.ProfileDir, fmt.Sprintf("%s-%02dt-apart", p.Name, t))
+				if err != nil {
+					return Measurement{}, err
+				}
+				u0 := readUsage()
+				sims, elapsed, err := searchApart(ctx, apart[:t], p.Pos, opt.Seed)
+				if err != nil {
+					stop()
+					return Measurement{}, fmt.Errorf("scaling: %d searches of the %s apart: %w", t, p.Name, err)
+				}
+				m := Measurement{What: "search simulations/s, " + p.Name + ", searches apart", N: t, Count: sims, Seconds: elapsed.Seconds()}
+				m.Faults, m.CPU = u0.since(t, m.Seconds)
+				return m, stop()
+			})
+			if err != nil {
+				return nil, err
+			}
+			m = r.add(m)
+			progress(fmt.Sprintf("search of the %s, %d one-thread searches apart: %s simulations/s", p.Name, t, thousands(m.Rate)))
 		}
 	}
 	if len(positions) > 0 {
 		r.SearchSims = one / float64(len(positions))
 	}
+	n := counts[len(counts)-1]
+	for _, p := range positions {
+		ts := TreeShare{Position: p.Name, N: n}
+		for _, m := range r.Rows {
+			switch {
+			case m.N != n:
+			case m.What == "search simulations/s, "+p.Name:
+				ts.Tree = m.Rate
+			case m.What == "search simulations/s, "+p.Name+", searches apart":
+				ts.Apart, ts.ApartSpeedup = m.Rate, m.Speedup
+			}
+		}
+		r.Trees = append(r.Trees, ts)
+	}
 	r.LoadAfter = loadAverage()
 	return r, nil
+}
+
+// searchApart restarts each searcher with seed and runs one search of pos
+// on each, all at once, and returns their simulations together and the
+// time from the start of the first to the end of the last.
+func searchApart(ctx context.Context, ss []*mcts.Searcher, pos engine.Position, seed uint64) (int64, time.Duration, error) {
+	sims := make([]int64, len(ss))
+	errs := make([]error, len(ss))
+	for _, s := range ss {
+		s.Restart(seed)
+	}
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, s := range ss {
+		wg.Go(func() {
+			res, err := s.Search(ctx, pos, nil)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			sims[i] = res.Simulations
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	var total int64
+	for _, n := range sims {
+		total += n
+	}
+	return total, elapsed, errors.Join(errs...)
 }
 
 // add appends m with its rate and its speed-up over the row of the same kind
@@ -378,8 +477,9 @@ func plural(n int, unit string) string {
 }
 
 // Write prints the report: a line on the machine, a Markdown table with the
-// speed-up column, and the share of one self-play worker's simulations in
-// the search's own.
+// speed-up column, the share of one self-play worker's simulations in
+// the search's own, and each position's tree on the most threads beside as
+// many searches apart.
 func (r *Report) Write(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "machine   %d cores (GOMAXPROCS %d), %s, load average %s before, %s after\n",
@@ -414,6 +514,12 @@ func (r *Report) Write(w io.Writer) error {
 	if r.WorkerSearchSims > 0 && r.WorkerSims > 0 {
 		fmt.Fprintf(&b, "its searches alone: %s simulations/s (the self-play config and positions); %.0f %% of the worker's time is in them\n",
 			thousands(r.WorkerSearchSims), 100*r.WorkerSims/r.WorkerSearchSims)
+	}
+	for _, ts := range r.Trees {
+		if ts.N > 1 && ts.Apart > 0 {
+			fmt.Fprintf(&b, "the %s on %d threads: one tree %s simulations/s, %.0f %% of %d one-thread searches apart at once (%s, %.2fx one alone)\n",
+				ts.Position, ts.N, thousands(ts.Tree), 100*ts.Tree/ts.Apart, ts.N, thousands(ts.Apart), ts.ApartSpeedup)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -81,7 +81,8 @@ func TestRunTiny(t *testing.T) {
 	want := []string{"self-play rows/s 1", "self-play rows/s 2", "self-play rows/s 3"}
 	for _, p := range []string{"opening", "middlegame"} {
 		for n := 1; n <= 3; n++ {
-			want = append(want, fmt.Sprintf("search simulations/s, %s, new searcher %d", p, n), fmt.Sprintf("search simulations/s, %s %d", p, n))
+			want = append(want, fmt.Sprintf("search simulations/s, %s, new searcher %d", p, n), fmt.Sprintf("search simulations/s, %s %d", p, n),
+				fmt.Sprintf("search simulations/s, %s, searches apart %d", p, n))
 		}
 	}
 	if !slices.Equal(what, want) {
@@ -93,8 +94,10 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("%s %d: %d rows, but %d with one worker: the same games give the same rows", m.What, m.N, m.Count, r.Rows[0].Count)
 		case i < 3 && (m.Count < 3 || m.Count > 3*10):
 			t.Errorf("%s %d: %d rows of 3 games of at most 10 plies", m.What, m.N, m.Count)
-		case i >= 3 && m.Count != 300:
+		case i >= 3 && !strings.HasSuffix(m.What, "apart") && m.Count != 300:
 			t.Errorf("%s %d: %d simulations, want 300", m.What, m.N, m.Count)
+		case strings.HasSuffix(m.What, "apart") && m.Count != 300*int64(m.N):
+			t.Errorf("%s %d: %d simulations, want 300 a search", m.What, m.N, m.Count)
 		case m.Seconds <= 0 || m.Rate != float64(m.Count)/m.Seconds:
 			t.Errorf("%s %d: rate %v of %d in %v s", m.What, m.N, m.Rate, m.Count, m.Seconds)
 		case m.TreeFull:
@@ -111,15 +114,24 @@ func TestRunTiny(t *testing.T) {
 		}
 		one := r.Rows[0]
 		if i >= 3 {
-			// The rows of a position alternate: new searcher, reused.
-			one = r.Rows[3+(i-3)/6*6+(i-3)%2]
+			// The rows of a position go by threads: new searcher,
+			// reused, apart.
+			one = r.Rows[3+(i-3)/9*9+(i-3)%3]
 		}
 		if d := m.Speedup - m.Rate/one.Rate; d > 1e-9 || d < -1e-9 {
 			t.Errorf("%s %d: speed-up %v, want %v / %v", m.What, m.N, m.Speedup, m.Rate, one.Rate)
 		}
 	}
-	if r.WorkerSims <= 0 || r.SearchSims != (r.Rows[4].Rate+r.Rows[10].Rate)/2 {
-		t.Errorf("worker %v simulations/s, search %v (want the mean of the reused searchers' %v and %v)", r.WorkerSims, r.SearchSims, r.Rows[4].Rate, r.Rows[10].Rate)
+	if r.WorkerSims <= 0 || r.SearchSims != (r.Rows[4].Rate+r.Rows[13].Rate)/2 {
+		t.Errorf("worker %v simulations/s, search %v (want the mean of the reused searchers' %v and %v)", r.WorkerSims, r.SearchSims, r.Rows[4].Rate, r.Rows[13].Rate)
+	}
+	// Each position's tree on 3 threads beside 3 searches apart.
+	wantTrees := []TreeShare{
+		{"opening", 3, r.Rows[10].Rate, r.Rows[11].Rate, r.Rows[11].Speedup},
+		{"middlegame", 3, r.Rows[19].Rate, r.Rows[20].Rate, r.Rows[20].Speedup},
+	}
+	if !slices.Equal(r.Trees, wantTrees) {
+		t.Errorf("trees %+v, want %+v", r.Trees, wantTrees)
 	}
 	// A worker's searches alone are at least as fast as the worker, whose
 	// time holds them and the rest of its work.
@@ -131,7 +143,7 @@ func TestRunTiny(t *testing.T) {
 	for _, n := range []int{1, 2, 3} {
 		names = append(names, fmt.Sprintf("selfplay-%02dw.pprof", n))
 		for _, p := range []string{"opening", "middlegame"} {
-			names = append(names, fmt.Sprintf("%s-%02dt.pprof", p, n), fmt.Sprintf("%s-%02dt-new.pprof", p, n))
+			names = append(names, fmt.Sprintf("%s-%02dt.pprof", p, n), fmt.Sprintf("%s-%02dt-new.pprof", p, n), fmt.Sprintf("%s-%02dt-apart.pprof", p, n))
 		}
 	}
 	for _, name := range names {
@@ -157,8 +169,10 @@ func TestRunTiny(t *testing.T) {
 		"search: 300 simulations a position",
 		"| what | workers or threads | per second | speed-up | minor page faults | cores busy | GCs | allocated MB/s | lock waits |\n|---|---|---|---|---|---|---|---|---|\n| self-play rows/s | 1 | ",
 		" | 1.00x | " + thousands(float64(r.Rows[0].Faults)) + " | " + percent(r.Rows[0].CPU.Busy) + " | " + strconv.FormatUint(r.Rows[0].CPU.GCs, 10) + " | " + thousands(r.Rows[0].CPU.AllocMBps) + " | " + waits(r.Rows[0].CPU.MutexWait) + " |\n| self-play rows/s | 2 | ",
-		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx | %s | %s | %d | %s | %s |\n", thousands(r.Rows[14].Rate), r.Rows[14].Speedup, thousands(float64(r.Rows[14].Faults)),
-			percent(r.Rows[14].CPU.Busy), r.Rows[14].CPU.GCs, thousands(r.Rows[14].CPU.AllocMBps), waits(r.Rows[14].CPU.MutexWait)),
+		fmt.Sprintf("| search simulations/s, middlegame | 3 | %s | %.2fx | %s | %s | %d | %s | %s |\n", thousands(r.Rows[19].Rate), r.Rows[19].Speedup, thousands(float64(r.Rows[19].Faults)),
+			percent(r.Rows[19].CPU.Busy), r.Rows[19].CPU.GCs, thousands(r.Rows[19].CPU.AllocMBps), waits(r.Rows[19].CPU.MutexWait)),
+		fmt.Sprintf("\nthe opening on 3 threads: one tree %s simulations/s, %.0f %% of 3 one-thread searches apart at once (%s, %.2fx one alone)\n",
+			thousands(r.Rows[10].Rate), 100*r.Rows[10].Rate/r.Rows[11].Rate, thousands(r.Rows[11].Rate), r.Rows[11].Speedup),
 		"\none self-play worker: " + thousands(r.WorkerSims) + " simulations/s, ",
 		fmt.Sprintf("\nits searches alone: %s simulations/s (the self-play config and positions); %.0f %% of the worker's time is in them\n", thousands(r.WorkerSearchSims), 100*r.WorkerSims/r.WorkerSearchSims),
 	} {
@@ -208,7 +222,7 @@ func TestRunRepeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Repeat != 3 || len(r.Rows) != 2+4 {
+	if r.Repeat != 3 || len(r.Rows) != 2+6 {
 		t.Fatalf("repeat %d, %d rows", r.Repeat, len(r.Rows))
 	}
 	for _, m := range r.Rows {
