@@ -135,6 +135,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Visits < 0 || c.Threads < 0 || c.MaxNodes < 0 || c.VirtualLoss < 0 || c.TopMoves < 0 {
 		return c, fmt.Errorf("mcts: negative setting in %+v", c)
 	}
+	if c.MaxNodes > maxTreeNodes {
+		return c, fmt.Errorf("mcts: max_nodes %d: at most %d", c.MaxNodes, maxTreeNodes)
+	}
 	if c.Visits == 0 && c.Time == 0 {
 		c.Visits = 800
 	}

@@ -120,7 +120,7 @@ func (sr *search) moves(id int64, turn engine.Turn, hist *engine.History) []move
 		}
 		for i := range int64(n.nedges) {
 			e := t.edges.at(n.edges + i)
-			c := e.child.Load() - 1
+			c := e.childNode()
 			if c < 0 {
 				continue
 			}
@@ -264,7 +264,7 @@ func (sr *search) mostVisitedPath(cands []moveCand) int {
 		best, bestVisits, bestQ := int64(-1), int32(-1), float32(0)
 		for i := range int64(n.nedges) {
 			e := t.edges.at(n.edges + i)
-			c := e.child.Load() - 1
+			c := e.childNode()
 			if c < 0 || e.proven.Load() < 0 {
 				continue
 			}
@@ -281,7 +281,7 @@ func (sr *search) mostVisitedPath(cands []moveCand) int {
 			return 0
 		}
 		e := t.edges.at(best)
-		c := e.child.Load() - 1
+		c := e.childNode()
 		if e.endsTurn() {
 			if i := slices.IndexFunc(cands, func(m moveCand) bool { return m.child == c }); i >= 0 {
 				return i

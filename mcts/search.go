@@ -397,7 +397,7 @@ func (w *worker) simulate() {
 		} else {
 			turn.Play(e.step)
 		}
-		child := e.child.Load() - 1
+		child := e.childNode()
 		if child < 0 {
 			k, h := keyOf(turn)
 			c := t.find(&k, h, &w.nodeBlock)
@@ -406,10 +406,7 @@ func (w *worker) simulate() {
 				value = w.mean(n, id == sr.root)
 				break
 			}
-			if !e.child.CompareAndSwap(0, c+1) {
-				c = e.child.Load() - 1
-			}
-			child = c
+			child = e.setChild(c)
 		}
 		id = child
 		w.path = append(w.path, id)

@@ -8,9 +8,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/arimaalab/arimaalab/engine"
 )
+
+// TestLayout: a node fills one cache line and an edge half of one, so that
+// neither spans two lines (the arenas' chunks start on a page).
+func TestLayout(t *testing.T) {
+	if n, e := unsafe.Sizeof(node{}), unsafe.Sizeof(edge{}); n != 64 || e != 32 {
+		t.Errorf("a node takes %d bytes, an edge %d: want 64 and 32", n, e)
+	}
+	if _, err := New(Config{MaxNodes: maxTreeNodes + 1}, materialEval{}); err == nil || !strings.Contains(err.Error(), "max_nodes") {
+		t.Errorf("max_nodes beyond %d: %v", maxTreeNodes, err)
+	}
+}
 
 // TestTreeSizedToBudget: a searcher that leaves MaxNodes to its default
 // makes a tree large enough for a budget of simulations beyond the default

@@ -102,19 +102,23 @@ const (
 	statusExpanded
 )
 
+// node is a state of the tree: a position within a turn. It fills one
+// 64-byte cache line exactly (the 8-byte fields first, so that no padding
+// falls between them): at 72 bytes, as it once was, most nodes spanned two
+// lines.
 type node struct {
 	// counts holds the completed visits in its high 32 bits (the low 32 bits
 	// are 0: virtual losses are kept on the edges alone, see selectEdge).
 	counts atomic.Uint64
 	wsum   atomic.Int64 // sum of backed-up values for the side to move, times valueScale
+	edges  int64        // index of the first edge
+	hash   uint64       // of the state; the state itself is in tree.keys
 	status atomic.Int32
 	proven atomic.Int32 // +1 a proven win for the side to move, -1 a proven loss
-	edges  int64        // index of the first edge
 	nedges int32
 	value  float32       // the evaluation at expansion
 	mm     atomic.Uint32 // float32 bits: the implicit minimax value for the side to move (see backup)
-	hash   uint64        // of the state; the state itself is in tree.keys
-	_      [12]byte      // one node, one cache line
+	_      [12]byte
 }
 
 // visits returns the completed visits of n.
@@ -139,17 +143,39 @@ func meanValue(v int32, wsum int64, def float32) float32 {
 // of a node reads its edges alone: the visits through the edge and the virtual
 // losses on it, and the child's mean value (shared by every path that transposes
 // into the child) as it stood when the edge was last taken.
+//
+// An edge takes 32 bytes, two to a cache line and never across two: the
+// selection at a node reads all its edges, and on many threads each line
+// another thread wrote since is a miss (at 40 bytes, five edges in eight
+// straddled two lines).
 type edge struct {
 	step   engine.Step
 	prior  float32
-	child  atomic.Int64  // node index + 1, 0 until first taken
+	child  atomic.Int32  // node index + 1, 0 until first taken (see maxTreeNodes)
+	proven atomic.Int32  // +1 the child is a proven win for the side to move here, -1 a loss
 	counts atomic.Uint64 // visits << 32 | virtual losses
 	q      atomic.Uint32 // float32 bits: the child's value for the side to move here
 	m      atomic.Uint32 // float32 bits: the child's minimax value for the side to move here
-	proven atomic.Int32  // +1 the child is a proven win for the side to move here, -1 a loss
 }
 
+// maxTreeNodes bounds a tree's nodes (Config.MaxNodes): an edge keeps its
+// child's index in 32 bits.
+const maxTreeNodes = 1 << 30
+
 func (e *edge) endsTurn() bool { return e.step.Piece == engine.NoPiece }
+
+// childNode returns the index of the node e leads to, or -1 when e was
+// never taken.
+func (e *edge) childNode() int64 { return int64(e.child.Load()) - 1 }
+
+// setChild makes c the node e leads to unless another thread did first,
+// and returns the node e leads to.
+func (e *edge) setChild(c int64) int64 {
+	if e.child.CompareAndSwap(0, int32(c+1)) {
+		return c
+	}
+	return e.childNode()
+}
 
 // tree is the shared search graph: nodes, edges and the transposition table.
 type tree struct {
