@@ -89,7 +89,6 @@ type deepCand struct {
 // when the tree visited none of them).
 func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	w := sr.newWorker()
-	ev := sr.s.eval
 	// past reports whether a search bounded by time has used the deep
 	// scan's share: the tree's choice then stands.
 	past := func() bool { return !sr.scanDeadline.IsZero() && time.Now().After(sr.scanDeadline) }
@@ -103,21 +102,10 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 		return pick
 	}
 	// The one-turn values of the moves best by their evaluation.
-	all := make([]scored, n)
-	for i := range n {
-		if i%1024 == 1023 && past() {
-			return pick
-		}
-		q := gen.Position(i)
-		next := engine.NewTurn(q)
-		var v float32
-		if w.gameOver(&next, &v) {
-			all[i] = scored{i, -v}
-			continue
-		}
-		all[i] = scored{i, -ev.Evaluate(&q)}
+	all := w.byEvaluation(gen, n, past)
+	if all == nil {
+		return pick
 	}
-	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
 	// The deepMoves best of the deepFirst best by their one-turn value with
 	// the exhaustive capture search (see firstRanker).
 	cs := newCaptureSearch()
@@ -255,6 +243,29 @@ func deepCounts(list []deepCand) (listed, valued, verified int) {
 		}
 	}
 	return len(list), valued, verified
+}
+
+// byEvaluation returns the n moves of gen valued by the evaluation of the
+// position after each (the game's end when it ends there), for the side
+// that moves, best first; nil when past reports the time is up.
+func (w *worker) byEvaluation(gen *engine.MoveGen, n int, past func() bool) []scored {
+	ev := w.sr.s.eval
+	all := make([]scored, n)
+	for i := range n {
+		if i%1024 == 1023 && past() {
+			return nil
+		}
+		q := gen.Position(i)
+		next := engine.NewTurn(q)
+		var v float32
+		if w.gameOver(&next, &v) {
+			all[i] = scored{i, -v}
+			continue
+		}
+		all[i] = scored{i, -ev.Evaluate(&q)}
+	}
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
+	return all
 }
 
 // scored is a move, by its index in a move generator, with a value.

@@ -2,7 +2,8 @@
 // move generation speed over position files, replays of game archives checked
 // against their recorded results, the best move of a position, a turn by turn
 // evaluation of a recorded game, the regret of a player's moves judged by a
-// reference engine, and the same moves judged again by another, positions labelled by a reference engine as datasets and
+// reference engine, and the same moves judged again by another or checked
+// with the deep scan of an evaluation, positions labelled by a reference engine as datasets and
 // positions one move after those of games for it to label, the material
 // players keep in recorded games, the positions their games reach judged by a
 // reference engine and compared game by game with another player's,
@@ -19,6 +20,7 @@
 //	analyze game [-game ID] [-visits N] [-threads T] [-weights FILE] FILE
 //	analyze regret -engine COMMAND [-option NAME=VALUE]... -a PLAYER [-b PLAYER] [-mover NAME] [-n N] [-seed S] [-turns T-T] [-decided X] [-base FILE] [-json] FILE...
 //	analyze rejudge -engine COMMAND [-option NAME=VALUE]... [-workers W] [-json] REPORT
+//	analyze deepcheck [-weights FILE] [-json] REPORT
 //	analyze label -engine COMMAND [-option NAME=VALUE]... -out DIR [-n N] [-seed S] [-every K] [-workers W] [-scale X] FILE...
 //	analyze successors [-out FILE] [-every K] [-top N] [-pick P] [-random R] [-weights FILE] [-seed S] FILE...
 //	analyze material -opponent NAME [-at T] [-base FILE]... FILE...
@@ -54,6 +56,7 @@ func verbs() []verb {
 		{"game", "[flags] FILE", "Search every turn of a recorded game and print what each move played lost against the search's best.", gameVerb},
 		{"regret", "-engine COMMAND -a PLAYER [-b PLAYER] [flags] FILE...", "Judge a player's moves (or two players' on the same positions) with a reference AEI engine such as Sharp: mean regret in rabbits, blunders, worst moves.", regretVerb},
 		{"rejudge", "-engine COMMAND [flags] REPORT", "Judge the moves of an earlier regret report (-json) again with another judge, such as Sharp at a smaller depth, and compare the two judges' regrets move by move: which of the losses the other judge sees.", rejudgeVerb},
+		{"deepcheck", "[-weights FILE] [-json] REPORT", "Check the moves of a regret report (-json) with the deep scan of an evaluation, no engine run: whether the scan would have searched the judge's best move at two turns, and whether its two-turn value puts it above the move played.", deepcheckVerb},
 		{"label", "-engine COMMAND -out DIR [flags] FILE...", "Score positions of archives or position files with a reference AEI engine such as Sharp and write them as dataset shards, for train -target value.", labelVerb},
 		{"successors", "[flags] FILE...", "Write positions one move after those of archives or position files: of each, moves drawn among the mover's best by an evaluation and at random, as a position file for label.", successorsVerb},
 		{"material", "-opponent NAME [-at T] [-base FILE]... FILE...", "Measure how long a player keeps its pieces in recorded games against an opponent: the turn of its first loss, the net material at turn T, pieces lost and taken, with 95 % intervals, and game by game against -base.", materialVerb},
