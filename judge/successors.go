@@ -3,6 +3,7 @@ package judge
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -122,4 +123,60 @@ func draw(rng *rand.Rand, order []int, from, n, end int) []int {
 	drawn := order[from : from+n]
 	slices.Sort(drawn)
 	return drawn
+}
+
+// ReportSuccessors returns the judged positions of regret reports and,
+// for each, the positions after the judge's best move and after each move
+// its players played, all different, in the order met (the judge's move
+// first): one group a position, however many reports judged it (they are
+// matched by their AEI form). These are the pairs that a fit at the deep
+// scan's leaves needs to learn the judge's moves (train -pairs
+// -pair-reply, after label): the moves a player chose against those the
+// judge would have, many of which the player's evaluation ranks far down.
+// Moves after which the game is over are left out, as Successors leaves
+// them out. A successor's Rank is its place in its group and Value 0.
+func ReportSuccessors(reps []*Report) ([]Position, []Successor, error) {
+	var sources []Position
+	var succ []Successor
+	at := map[string]int{} // AEI form of a position: its index in sources
+	var after [][]engine.Position
+	for _, rep := range reps {
+		for _, p := range rep.Players {
+			for _, m := range p.Moves {
+				i, ok := at[m.Position]
+				if !ok {
+					pos, err := engine.ParsePosition(m.Position)
+					if err != nil {
+						return nil, nil, fmt.Errorf("%s: %w", m.Where, err)
+					}
+					i = len(sources)
+					at[m.Position] = i
+					sources = append(sources, Position{Pos: pos, Where: m.Where})
+					after = append(after, nil)
+				}
+				for _, mv := range []string{m.Best, m.Move} {
+					t := engine.NewTurn(sources[i].Pos)
+					if err := t.PlayMove(mv); err != nil {
+						return nil, nil, fmt.Errorf("%s: move %q: %w", m.Where, mv, err)
+					}
+					q := t.End()
+					if q.Occ[q.Side] == 0 || engine.EndOfTurn(&q, nil, nil).Over() {
+						continue // the game is over: nothing to label
+					}
+					if !slices.ContainsFunc(after[i], func(a engine.Position) bool { return a.SameBoard(&q) }) {
+						after[i] = append(after[i], q)
+					}
+				}
+			}
+		}
+	}
+	if len(sources) == 0 {
+		return nil, nil, errors.New("judge: the reports hold no judged moves")
+	}
+	for i, as := range after {
+		for k, q := range as {
+			succ = append(succ, Successor{Pos: q, Source: i, Rank: k})
+		}
+	}
+	return sources, succ, nil
 }

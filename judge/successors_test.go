@@ -229,3 +229,69 @@ func TestSuccessorsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSuccessors makes the groups of two reports that judged the
+// same position: one group a position, the judge's move first, each
+// position after a move once, games already over left out, and bad moves
+// errors naming the move.
+func TestReportSuccessors(t *testing.T) {
+	pos := deepCheckMoves[2][0]
+	r1 := &Report{Players: []PlayerReport{{Name: "a", Moves: []Move{
+		{Where: "f:1", Position: pos, Move: "Ee6w re7s Cc2w Md2w", Best: "Ee6s re7s Ee5e re6s"},
+		{Where: "f:2", Position: deepCheckMoves[0][0], Move: deepCheckMoves[0][1], Best: deepCheckMoves[0][2]},
+	}}}}
+	// The same position again, in another report: the same judge's move,
+	// another move played, and one played already.
+	r2 := &Report{Players: []PlayerReport{{Name: "b", Moves: []Move{
+		{Where: "g:7", Position: pos, Move: "Ee6s re7s Ee5e re6s", Best: "Ee6s re7s Ee5e re6s"},
+		{Where: "g:8", Position: pos, Move: "Md2n Md3n Md4n Md5n", Best: "Ee6w re7s Cc2w Md2w"},
+	}}}}
+	// A goal ends the game: nothing after it to label.
+	goal := &Report{Players: []PlayerReport{{Name: "c", Moves: []Move{
+		{Where: "h:1", Position: "g [       rR                                                       ]", Move: "Ra7e", Best: "Ra7n"},
+	}}}}
+	sources, succ, err := ReportSuccessors([]*Report{r1, r2, goal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sources) != 3 || sources[0].Where != "f:1" || sources[1].Where != "f:2" || sources[2].Where != "h:1" {
+		t.Fatalf("sources %+v", sources)
+	}
+	after := func(p, mv string) engine.Position {
+		q, err := engine.ParsePosition(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := engine.NewTurn(q)
+		if err := tr.PlayMove(mv); err != nil {
+			t.Fatal(err)
+		}
+		return tr.End()
+	}
+	want := []struct {
+		source int
+		pos    engine.Position
+	}{
+		{0, after(pos, "Ee6s re7s Ee5e re6s")},
+		{0, after(pos, "Ee6w re7s Cc2w Md2w")},
+		{0, after(pos, "Md2n Md3n Md4n Md5n")},
+		{1, after(deepCheckMoves[0][0], deepCheckMoves[0][2])},
+		{1, after(deepCheckMoves[0][0], deepCheckMoves[0][1])},
+		{2, after("g [       rR                                                       ]", "Ra7e")},
+	}
+	if len(succ) != len(want) {
+		t.Fatalf("%d successors, want %d", len(succ), len(want))
+	}
+	for k, w := range want {
+		if succ[k].Source != w.source || succ[k].Pos != w.pos {
+			t.Errorf("successor %d: source %d %s, want %d %s", k, succ[k].Source, succ[k].Pos.String(), w.source, w.pos.String())
+		}
+	}
+	bad := &Report{Players: []PlayerReport{{Name: "a", Moves: []Move{{Where: "f:3", Position: pos, Move: "Ee6n Ee7n", Best: "Ee6s"}}}}}
+	if _, _, err := ReportSuccessors([]*Report{bad}); err == nil || !strings.Contains(err.Error(), `f:3: move "Ee6n Ee7n"`) {
+		t.Errorf("a bad move: %v", err)
+	}
+	if _, _, err := ReportSuccessors([]*Report{{}}); err == nil {
+		t.Error("no judged moves: no error")
+	}
+}

@@ -25,7 +25,20 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 	seed := fs.Uint64("seed", 1, "`SEED` of the draws")
 	turns := fs.String("turns", "", "archives: only the positions of game turns `FIRST-LAST` (such as 2-20; 10- for turn 10 on)")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
+	reports := fs.Bool("reports", false, "the files are regret reports (analyze regret -json): of each judged position, the positions after\n"+
+		"the judge's best move and after each move played, one group a position (the other flags but -out do not apply)")
 	return func(e env, args []string) error {
+		if *reports {
+			for _, f := range []string{"every", "top", "pick", "random", "weights", "seed", "turns"} {
+				if isSet(fs, f) {
+					return usageError("-" + f + " does not apply to -reports")
+				}
+			}
+			if len(args) == 0 {
+				return usageError("want regret report files")
+			}
+			return reportSuccessors(e, args, *out)
+		}
 		switch {
 		case len(args) == 0:
 			return usageError("want archive or position files")
@@ -114,4 +127,53 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		fmt.Fprintf(e.stdout, "%s in %s\n", summary, *out)
 		return nil
 	}
+}
+
+// reportSuccessors writes the positions after the judge's best moves and
+// the moves played of regret reports (judge.ReportSuccessors) to out
+// (stdout when empty), as successorsVerb writes its own.
+func reportSuccessors(e env, files []string, out string) error {
+	var reps []*judge.Report
+	for _, f := range files {
+		in, err := openInput(f, e.stdin)
+		if err != nil {
+			return err
+		}
+		rep, err := judge.ReadReport(in, in.name)
+		in.Close()
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	sources, succ, err := judge.ReportSuccessors(reps)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.WriteString("# analyze successors -reports: the judge's best moves and the moves played\n")
+	for _, f := range files {
+		fmt.Fprintf(&buf, "# from %s\n", f)
+	}
+	summary := fmt.Sprintf("positions %d after %d judged positions", len(succ), len(sources))
+	fmt.Fprintf(&buf, "# %s\n", summary)
+	for i, s := range succ {
+		if i == 0 || s.Source != succ[i-1].Source {
+			fmt.Fprintf(&buf, "# group %d after %s\n", s.Source, sources[s.Source].Where)
+		}
+		buf.WriteString(s.Pos.String())
+		buf.WriteByte('\n')
+	}
+	if out == "" {
+		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stderr, summary)
+		return nil
+	}
+	if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+		return fmt.Errorf("-out: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "%s in %s\n", summary, out)
+	return nil
 }

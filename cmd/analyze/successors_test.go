@@ -196,3 +196,43 @@ func TestSuccessorsVerb(t *testing.T) {
 		t.Error("a failed run wrote its output")
 	}
 }
+
+// TestSuccessorsReports writes the positions after the judge's moves and
+// the moves played of a regret report, as groups that label reads.
+func TestSuccessorsReports(t *testing.T) {
+	report := writeFile(t, "report.json", deepCheckReport)
+	r := runCmd(t, "", "successors", "-reports", report)
+	if r.code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	var positions, groups int
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "# group "):
+			groups++
+		case !strings.HasPrefix(l, "#"):
+			positions++
+		}
+	}
+	if groups != 2 || positions != 4 || !strings.Contains(r.stdout, "# group 0 after g.txt:41 game 40 11s\n") ||
+		!strings.Contains(r.stderr, "positions 4 after 2 judged positions") {
+		t.Errorf("%d groups, %d positions:\n%s\nstderr: %s", groups, positions, r.stdout, r.stderr)
+	}
+	out := t.TempDir() + "/succ.aei"
+	if w := runCmd(t, "", "successors", "-reports", "-out", out, report); w.code != 0 || !strings.Contains(w.stdout, "positions 4 after 2 judged positions in "+out) {
+		t.Errorf("-out: exit status %d, stdout %q, stderr %q", w.code, w.stdout, w.stderr)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"no reports", []string{"successors", "-reports"}, "want regret report files"},
+		{"a draw flag", []string{"successors", "-reports", "-top", "5", report}, "-top does not apply to -reports"},
+	} {
+		if r := runCmd(t, "", c.args...); r.code != 2 || !strings.Contains(r.stderr, c.err) {
+			t.Errorf("%s: exit status %d, stderr %q; want 2 and %q", c.name, r.code, r.stderr, c.err)
+		}
+	}
+}
