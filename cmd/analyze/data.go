@@ -3,11 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/arimaalab/arimaalab/progress"
 	"io"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/arimaalab/arimaalab/progress"
 
 	"github.com/arimaalab/arimaalab/data"
 )

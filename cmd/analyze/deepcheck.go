@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 
 	"github.com/arimaalab/arimaalab/judge"
@@ -61,11 +60,6 @@ func deepcheckVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(dc)
-		}
-		return dc.WriteText(e.stdout)
+		return writeReport(e.stdout, *asJSON, dc)
 	}
 }

@@ -3,9 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/arimaalab/arimaalab/progress"
 	"path/filepath"
 	"strings"
+
+	"github.com/arimaalab/arimaalab/progress"
 
 	"github.com/arimaalab/arimaalab/data"
 )

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/arimaalab/arimaalab/progress"
 	"io"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/arimaalab/arimaalab/progress"
 
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"

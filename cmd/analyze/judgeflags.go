@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -100,4 +101,20 @@ func (f judgeFlags) startJudges(ctx context.Context, n int, stderr io.Writer) ([
 		judges[i] = j
 	}
 	return engines, judges, closeAll, nil
+}
+
+// textReport is a report that prints itself for people.
+type textReport interface {
+	WriteText(w io.Writer) error
+}
+
+// writeReport prints r to w: as one indented JSON object when asJSON,
+// otherwise as its text.
+func writeReport(w io.Writer, asJSON bool, r textReport) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return r.WriteText(w)
 }

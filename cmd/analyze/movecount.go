@@ -4,9 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/arimaalab/arimaalab/progress"
 	"io"
 	"time"
+
+	"github.com/arimaalab/arimaalab/progress"
 
 	"github.com/arimaalab/arimaalab/engine"
 )

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -95,12 +94,7 @@ func reachVerb(fs *flag.FlagSet) func(env, []string) error {
 			}
 			return err
 		}
-		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
-		}
-		return rep.WriteText(e.stdout)
+		return writeReport(e.stdout, *asJSON, rep)
 	}
 }
 

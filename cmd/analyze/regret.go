@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -128,12 +127,7 @@ func regretVerb(fs *flag.FlagSet) func(env, []string) error {
 				return err
 			}
 		}
-		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
-		}
-		return rep.WriteText(e.stdout)
+		return writeReport(e.stdout, *asJSON, rep)
 	}
 }
 

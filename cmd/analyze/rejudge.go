@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 
 	"github.com/arimaalab/arimaalab/judge"
@@ -68,11 +67,6 @@ func rejudgeVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
-		}
-		return rep.WriteText(e.stdout)
+		return writeReport(e.stdout, *asJSON, rep)
 	}
 }

@@ -3,8 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/arimaalab/arimaalab/progress"
 	"io"
+
+	"github.com/arimaalab/arimaalab/progress"
 
 	"github.com/arimaalab/arimaalab/engine"
 )

@@ -104,29 +104,36 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		summary := fmt.Sprintf("positions %d after %d of %d positions (%d without a move after which the game goes on)",
 			len(succ), used, len(sources), len(sources)-used)
-		fmt.Fprintf(&buf, "# %s\n", summary)
-		for i, s := range succ {
-			if i == 0 || s.Source != succ[i-1].Source {
-				// The positions after one source are a group: their labels
-				// share a game id, for train -pairs.
-				fmt.Fprintf(&buf, "# group %d after %s\n", s.Source, sources[s.Source].Where)
-			}
-			buf.WriteString(s.Pos.String())
-			buf.WriteByte('\n')
+		return writeSuccessors(e, &buf, sources, succ, summary, *out)
+	}
+}
+
+// writeSuccessors appends to the header in buf the summary line and the
+// successors, a group of the positions after each source, and writes them
+// to out (stdout when empty, the summary then on stderr).
+func writeSuccessors(e env, buf *bytes.Buffer, sources []judge.Position, succ []judge.Successor, summary, out string) error {
+	fmt.Fprintf(buf, "# %s\n", summary)
+	for i, s := range succ {
+		if i == 0 || s.Source != succ[i-1].Source {
+			// The positions after one source are a group: their labels
+			// share a game id, for train -pairs.
+			fmt.Fprintf(buf, "# group %d after %s\n", s.Source, sources[s.Source].Where)
 		}
-		if *out == "" {
-			if _, err := e.stdout.Write(buf.Bytes()); err != nil {
-				return err
-			}
-			fmt.Fprintln(e.stderr, summary)
-			return nil
+		buf.WriteString(s.Pos.String())
+		buf.WriteByte('\n')
+	}
+	if out == "" {
+		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
+			return err
 		}
-		if err := writeFileAtomic(*out, buf.Bytes()); err != nil {
-			return fmt.Errorf("-out: %w", err)
-		}
-		fmt.Fprintf(e.stdout, "%s in %s\n", summary, *out)
+		fmt.Fprintln(e.stderr, summary)
 		return nil
 	}
+	if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+		return fmt.Errorf("-out: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "%s in %s\n", summary, out)
+	return nil
 }
 
 // reportSuccessors writes the positions after the judge's best moves and
@@ -156,24 +163,5 @@ func reportSuccessors(e env, files []string, out string) error {
 		fmt.Fprintf(&buf, "# from %s\n", f)
 	}
 	summary := fmt.Sprintf("positions %d after %d judged positions", len(succ), len(sources))
-	fmt.Fprintf(&buf, "# %s\n", summary)
-	for i, s := range succ {
-		if i == 0 || s.Source != succ[i-1].Source {
-			fmt.Fprintf(&buf, "# group %d after %s\n", s.Source, sources[s.Source].Where)
-		}
-		buf.WriteString(s.Pos.String())
-		buf.WriteByte('\n')
-	}
-	if out == "" {
-		if _, err := e.stdout.Write(buf.Bytes()); err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stderr, summary)
-		return nil
-	}
-	if err := writeFileAtomic(out, buf.Bytes()); err != nil {
-		return fmt.Errorf("-out: %w", err)
-	}
-	fmt.Fprintf(e.stdout, "%s in %s\n", summary, out)
-	return nil
+	return writeSuccessors(e, &buf, sources, succ, summary, out)
 }
