@@ -52,6 +52,7 @@ func (s *Searcher) CheckMoves(pos engine.Position, hist *engine.History, after [
 	}
 	sr := &search{s: s, rootTurn: engine.NewTurn(pos), hist: hist}
 	w := sr.newWorker()
+	w.defenceLeft = deepDefence
 	never := func() bool { return false }
 	first := w.byEvaluation(gen, n, never)
 	first = first[:min(n, deepFirst)]

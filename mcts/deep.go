@@ -59,6 +59,11 @@ const (
 	// 16 for a quarter; docs/strength.md): each reply scan takes about 2.4
 	// times as long with the threat, and fewer candidates are searched.
 	deepThreat = 0.25
+	// deepDefence bounds the states that the goal defence of one deep scan
+	// walks and searches (see goalWon), about a tenth of a second where many
+	// replies threaten a goal that is hard to stop: the rest of the scan's
+	// time is the replies'.
+	deepDefence = 1 << 20
 )
 
 // deepCand is a move searched by the deep scan.
@@ -89,6 +94,7 @@ type deepCand struct {
 // when the tree visited none of them).
 func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	w := sr.newWorker()
+	w.defenceLeft = deepDefence
 	// past reports whether a search bounded by time has used the deep
 	// scan's share: the tree's choice then stands.
 	past := func() bool { return !sr.scanDeadline.IsZero() && time.Now().After(sr.scanDeadline) }

@@ -17,6 +17,8 @@ type goalSearch struct {
 	full bool
 	// limit, when positive, is the most steps a sequence may take.
 	limit int
+	// nodes counts the states searched, over all calls.
+	nodes int
 }
 
 // goalCache remembers whether the side to move at the start of a turn can
@@ -111,6 +113,17 @@ func (g *goalSearch) find(t *engine.Turn) ([]engine.Step, bool) {
 	return nil, false
 }
 
+// anyLine reports whether t's side can reach its goal this turn, and a step
+// sequence that does it: the first the search meets, not the shortest (one
+// pass, where find searches with one step, then two, and so on). The slice
+// is the search's own, valid until its next call.
+func (g *goalSearch) anyLine(t *engine.Turn) ([]engine.Step, bool) {
+	if n, ok := g.rec(t, 0); ok {
+		return g.path[:n], true
+	}
+	return nil, false
+}
+
 // reachable reports whether t's side can reach its goal this turn.
 func (g *goalSearch) reachable(t *engine.Turn) bool {
 	c := g.cache
@@ -172,6 +185,7 @@ func goalRegion(r engine.Bitboard, c engine.Color, left int) engine.Bitboard {
 }
 
 func (g *goalSearch) rec(t *engine.Turn, depth int) (int, bool) {
+	g.nodes++
 	c := t.Pos.Side
 	rabbit := engine.MakePiece(c, engine.Rabbit)
 	rabbits := t.Pos.Bits[rabbit]

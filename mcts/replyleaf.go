@@ -45,6 +45,7 @@ func (r *ReplyLeaf) Leaf(p *engine.Position) (leaf engine.Position, ok bool) {
 	if t := engine.NewTurn(*p); r.w.gameOver(&t, &v) {
 		return *p, false
 	}
+	r.w.defenceLeft = deepDefence
 	if !r.w.scan(r.sc, p, nil, deepReplyMargin) || r.sc.bestMove < 0 || r.sc.best <= -1 || r.sc.best >= 1 {
 		return *p, false
 	}

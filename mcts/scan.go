@@ -110,6 +110,18 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 			}
 			continue
 		}
+		if sc.threat > 0 && advancesRabbit(pos, &q) && w.goalWon(&q) {
+			// A rabbit stepped near the goal, and nothing stops it: the
+			// reply wins, whatever the evaluation says of it.
+			sc.bound[i], sc.level[i] = 1, scanDone
+			if 1 > sc.best || sc.bestMove < 0 {
+				sc.best, sc.bestMove = 1, i
+			}
+			if sc.refute && sc.best >= sc.cut {
+				return true
+			}
+			continue
+		}
 		sc.bound[i], sc.level[i] = -ev.Evaluate(&q), 0
 		if sc.threat > 0 && captureBound(&q, q.Side.Other()) <= engine.MaxSteps {
 			sc.bound[i] += sc.threat * threatBound
@@ -179,10 +191,14 @@ func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float3
 
 // threatParts returns threatened's value and the threat in it, unweighted:
 // known when it is 0 or more (measured before for q), measured otherwise;
-// -1 when not measured (threat is 0 or the game is decided).
+// -1 when not measured (threat is 0 or the game is decided). A goal that
+// the side to move at q cannot stop makes the value 1, a win (see goalWon).
 func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, known float32) (v, loss float32) {
 	v, loss = w.turnEndValue(q, cs), -1
 	if threat > 0 && v > -1 && v < 1 {
+		if known == goalWonLoss || known < 0 && w.goalWon(q) {
+			return 1, goalWonLoss
+		}
 		loss = known
 		if loss < 0 {
 			loss = w.threatLoss(q, w.capture)
@@ -191,6 +207,11 @@ func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, know
 	}
 	return v, loss
 }
+
+// goalWonLoss is the threat that threatParts returns with a goal that
+// cannot be stopped: no capture threat is as large, so that the exact value
+// of the move reuses it.
+const goalWonLoss = 1
 
 // threatBound is the most that a threat is taken to be worth, in value for
 // the side that moved: about a dog at even material with generation 0.
@@ -212,6 +233,56 @@ func (w *worker) threatLoss(q *engine.Position, cs *captureSearch) float32 {
 	}
 	ev := w.sr.s.eval
 	return min(threatBound, max(0, ev.Evaluate(q)+ev.Evaluate(&after.Pos)))
+}
+
+// goalWon reports whether the opponent of the side to move at q, the start
+// of its turn, threatens a goal that no move of the side stops: the opponent
+// has then won (see goalDefence). Only threats of a rabbit in the goal zone
+// (see goalZone) are examined, and only while the worker's defenceLeft
+// lasts; others are taken as stopped. A position where the side can reach
+// its own goal is not asked: the tactical value decides it first.
+func (w *worker) goalWon(q *engine.Position) bool {
+	if w.sr.s.cfg.Leaf == LeafStatic || w.defenceLeft <= 0 {
+		return false
+	}
+	opp := q.Side.Other()
+	if q.Bits[engine.MakePiece(opp, engine.Rabbit)]&goalZone(opp) == 0 {
+		return false
+	}
+	p := *q
+	p.SetSide(opp)
+	t := engine.NewTurn(p)
+	if !w.goal.reachable(&t) {
+		return false
+	}
+	if w.defence == nil {
+		w.defence = newGoalDefence()
+	}
+	start := w.defence.goal.nodes
+	parried := w.defence.parries(q)
+	w.defenceLeft -= w.defence.goal.nodes - start + w.defence.states
+	return !parried
+}
+
+// advancesRabbit reports whether the move from pos to q puts a rabbit of
+// the side that moved on a square of its goal zone (see goalZone) where
+// none stood before: the replies that may start a goal threat the evaluation
+// does not see, which the deep scan checks before it bounds them.
+func advancesRabbit(pos, q *engine.Position) bool {
+	c := pos.Side
+	rabbit := engine.MakePiece(c, engine.Rabbit)
+	return q.Bits[rabbit]&goalZone(c)&^pos.Bits[rabbit] != 0
+}
+
+// goalZone returns the squares within two ranks of the goal of colour c,
+// the goal rank aside: where the goal threats that goalWon examines start.
+// Farther away, a threat has few ways to the goal that the defender cannot
+// block, and the examination would cost more than it finds.
+func goalZone(c engine.Color) engine.Bitboard {
+	if c == engine.Silver {
+		return engine.Rank2
+	}
+	return engine.Rank7
 }
 
 // scanMargin is how far below the best tactical value of the scan the move

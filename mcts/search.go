@@ -170,20 +170,24 @@ type worker struct {
 	// Workers are allocated one after the other, and each writes its own
 	// fields at every step of a descent: the padding at both ends keeps
 	// two threads' workers off a shared cache line.
-	_         [64]byte
-	sr        *search
-	path      []int64 // nodes of the descent
-	edges     []int64 // edges of the descent: edges[i] leads from path[i] to path[i+1]
-	ends      []engine.BoardKey
-	steps     []engine.Step
-	goal      *goalSearch
-	capture   *captureSearch
-	prior     []float32
-	features  []float32 // scratch space of the learned priors
-	order     []int
-	depth     int32 // the longest descent
-	nodeBlock block // node and edge indices reserved for this worker
-	edgeBlock block
+	_       [64]byte
+	sr      *search
+	path    []int64 // nodes of the descent
+	edges   []int64 // edges of the descent: edges[i] leads from path[i] to path[i+1]
+	ends    []engine.BoardKey
+	steps   []engine.Step
+	goal    *goalSearch
+	capture *captureSearch
+	defence *goalDefence // made when the deep scan first needs it
+	// defenceLeft is how many states the goal defence may still search
+	// (see goalWon): 0 in the tree, set by each deep scan.
+	defenceLeft int
+	prior       []float32
+	features    []float32 // scratch space of the learned priors
+	order       []int
+	depth       int32 // the longest descent
+	nodeBlock   block // node and edge indices reserved for this worker
+	edgeBlock   block
 	// rootTaken lists the root's edges this descent took, when it meets the
 	// root again (see selectEdge).
 	rootTaken []int64

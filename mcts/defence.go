@@ -1,0 +1,243 @@
+package mcts
+
+import (
+	"slices"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// goalDefence finds whether the side to move can stop a goal that its
+// opponent threatens: whether some move of its turn leaves a position from
+// which the opponent cannot reach its goal on the next turn.
+//
+// A move stops the goal only if it changes the board where every way to the
+// goal found so far is decided (see lineSquares): a line whose squares the
+// move left alone can still be played. So the walk of the side's step
+// sequences tries only steps that can still reach those squares in the steps
+// left (a step farther away, or one that makes way for a piece farther away,
+// cannot change them in time), and tests with the goal search only the ends
+// that change the squares of every line. An end that fails shows a new line
+// when the goal search's way differs from those known; the walk then starts
+// again with the wider squares. When a walk finds no defence and no new
+// line, none exists.
+//
+// The deep scan asks it of the replies that threaten a goal (see
+// worker.goalWon): a reply whose goal the mover cannot stop wins, though it
+// captures nothing and the evaluation may think little of it (a rabbit
+// stepped onto the seventh rank beside a piece that will be pulled off the
+// goal square).
+type goalDefence struct {
+	bufs  [engine.MaxSteps + 1][]engine.Step
+	turns [engine.MaxSteps + 1]engine.Turn
+	goal  *goalSearch
+	start engine.Position
+	// lines holds, for each goal line found, the squares that decide
+	// whether it can be played (see lineSquares).
+	lines []engine.Bitboard
+	// near[k] holds the squares within k steps of the lines' squares.
+	near [engine.MaxSteps + 1]engine.Bitboard
+	// seen holds the states walked in the current walk, as in captureSearch.
+	seen  []seenEntry
+	epoch uint32
+	// states and searches count the states walked and the goal searches of
+	// the current call; past defenceStates or defenceSearches it gives up,
+	// and the threat is taken as stopped.
+	states, searches int
+	// gaveUp is set when the current call went past a bound.
+	gaveUp bool
+	// nodes is the goal search's count of states where the current call
+	// ends, past which it gives up.
+	nodes int
+}
+
+// The bounds of one call of parries: a turn has some tens of thousands of
+// states, and its goal searches together some thousands or a few hundred
+// thousand states of their own (about 0.1 microsecond each; most threats
+// are decided in a few thousand). Past any of them the threat is taken as
+// stopped, which is what the deep scan assumed before it looked.
+const (
+	defenceStates   = 1 << 16
+	defenceSearches = 4096
+	defenceNodes    = 1 << 16
+)
+
+// defenceSeenBits is the log2 of the slots of goalDefence.seen: more than
+// the states of a turn.
+const defenceSeenBits = 17
+
+// defenceLines bounds the goal lines kept, and so the walks of one call.
+const defenceLines = 16
+
+// The results of a walk.
+const (
+	walkNone    = iota // no defence among the steps tried
+	walkParried        // a defence found, or the walk gave up
+	walkWider          // a new line found: walk again
+)
+
+func newGoalDefence() *goalDefence {
+	d := &goalDefence{goal: newGoalSearch(), seen: make([]seenEntry, 1<<defenceSeenBits)}
+	for i := range d.bufs {
+		d.bufs[i] = make([]engine.Step, 0, 128)
+	}
+	return d
+}
+
+// parries reports whether the side to move at q, the start of its turn, has
+// a move after which its opponent cannot reach the goal on its own turn:
+// true when the opponent threatens no goal at q, or when the search gives
+// up. A move that ends the game in the side's favour parries; one that
+// loses it does not. History is not considered: a move that would repeat a
+// position a third time counts as a move.
+func (d *goalDefence) parries(q *engine.Position) bool {
+	d.states, d.searches, d.gaveUp = 0, 0, false
+	d.nodes = d.goal.nodes + defenceNodes
+	p := *q
+	p.SetSide(q.Side.Other())
+	t := engine.NewTurn(p)
+	line, ok := d.goal.anyLine(&t)
+	if !ok {
+		return true
+	}
+	d.lines = append(d.lines[:0], lineSquares(line))
+	d.start = *q
+	for {
+		d.spread()
+		d.epoch++
+		if d.epoch == 0 {
+			clear(d.seen)
+			d.epoch = 1
+		}
+		d.turns[0] = engine.NewTurn(*q)
+		switch d.walk(0) {
+		case walkNone:
+			return false
+		case walkParried:
+			return true
+		}
+	}
+}
+
+// spread sets near from lines.
+func (d *goalDefence) spread() {
+	var r engine.Bitboard
+	for _, l := range d.lines {
+		r |= l
+	}
+	d.near[0] = r
+	for k := 1; k < len(d.near); k++ {
+		d.near[k] = d.near[k-1] | d.near[k-1].Neighbors()
+	}
+}
+
+func (d *goalDefence) walk(depth int) int {
+	t := &d.turns[depth]
+	if depth > 0 {
+		d.states++
+		if d.states > defenceStates {
+			d.gaveUp = true
+			return walkParried
+		}
+		k := captureKey(t)
+		e := &d.seen[k>>(64-defenceSeenBits)]
+		if e.key == k && e.epoch == d.epoch {
+			return walkNone
+		}
+		*e = seenEntry{k, d.epoch}
+		if !t.PushPending() && t.CanEnd() == nil {
+			if r := d.stops(t); r != walkNone {
+				return r
+			}
+		}
+	}
+	left := t.StepsLeft()
+	if left == 0 {
+		return walkNone
+	}
+	steps := t.LegalSteps(d.bufs[depth][:0])
+	d.bufs[depth] = steps
+	next := &d.turns[depth+1]
+	reach := d.near[left-1]
+	for _, s := range steps {
+		// A step must start within reach of the lines' squares: the steps
+		// left after it carry its effect one square each. A push under way
+		// is finished whatever it reaches.
+		if !t.PushPending() && !reach.Has(s.From) {
+			continue
+		}
+		*next = *t
+		next.Play(s)
+		if r := d.walk(depth + 1); r != walkNone {
+			return r
+		}
+	}
+	return walkNone
+}
+
+// stops tests ending the turn t: walkParried when the game then ends in the
+// defender's favour or the opponent has no way to its goal, walkWider when
+// the goal search's way reaches beyond the squares walked, walkNone
+// otherwise. A way within them needs no new walk: the steps not tried
+// cannot change those squares, so no move stops it that the walk misses. An end that
+// leaves some known line's squares as they were is no defence, untested.
+func (d *goalDefence) stops(t *engine.Turn) int {
+	end := t.End()
+	for _, r := range d.lines {
+		if unchangedOn(&d.start, &end, r) {
+			return walkNone
+		}
+	}
+	if out := engine.EndOfTurn(&end, nil, nil); out.Over() {
+		if out.Winner == d.start.Side {
+			return walkParried
+		}
+		return walkNone
+	}
+	d.searches++
+	if d.searches > defenceSearches || d.goal.nodes > d.nodes {
+		d.gaveUp = true
+		return walkParried
+	}
+	nt := engine.NewTurn(end)
+	line, ok := d.goal.anyLine(&nt)
+	if !ok {
+		return walkParried
+	}
+	r := lineSquares(line)
+	if r&^d.near[0] == 0 {
+		// Within the squares walked: a sharper test of the ends to come.
+		if len(d.lines) < defenceLines && !slices.Contains(d.lines, r) {
+			d.lines = append(d.lines, r)
+		}
+		return walkNone
+	}
+	if len(d.lines) == defenceLines {
+		d.gaveUp = true
+		return walkParried
+	}
+	d.lines = append(d.lines, r)
+	return walkWider
+}
+
+// lineSquares returns the squares that decide whether line can be played:
+// those its steps start or end on, their neighbours (which freeze, unfreeze
+// and guard the pieces on them and on the traps beside them), and the
+// neighbours of those traps (the other guards).
+func lineSquares(line []engine.Step) engine.Bitboard {
+	var b engine.Bitboard
+	for _, s := range line {
+		b |= s.From.Bit() | s.To().Bit()
+	}
+	b |= b.Neighbors()
+	return b | (b & engine.Traps).Neighbors()
+}
+
+// unchangedOn reports whether p and q hold the same pieces on the squares of r.
+func unchangedOn(p, q *engine.Position, r engine.Bitboard) bool {
+	for i := range p.Bits {
+		if (p.Bits[i]^q.Bits[i])&r != 0 {
+			return false
+		}
+	}
+	return true
+}
