@@ -16,9 +16,9 @@ import (
 // sequences tries only steps that can still reach those squares in the steps
 // left (a step farther away, or one that makes way for a piece farther away,
 // cannot change them in time), and tests with the goal search only the ends
-// that change the squares of every line. An end that fails shows a new line
-// when the goal search's way differs from those known; the walk then starts
-// again with the wider squares. When a walk finds no defence and no new
+// that change the squares of every line. An end that fails by a way to the
+// goal reaching beyond the squares walked shows a new line; the walk then
+// starts again with the wider squares. When a walk finds no defence and no new
 // line, none exists.
 //
 // The deep scan asks it of the replies that threaten a goal (see
@@ -130,6 +130,9 @@ func (d *goalDefence) spread() {
 	}
 }
 
+// walk searches the step sequences from d.turns[depth] for a defence (see
+// stops), each state once, and returns what it found (walkNone, walkParried
+// or walkWider).
 func (d *goalDefence) walk(depth int) int {
 	t := &d.turns[depth]
 	if depth > 0 {
