@@ -85,17 +85,22 @@ func newGoalDefence() *goalDefence {
 
 // parries reports whether the side to move at q, the start of its turn, has
 // a move after which its opponent cannot reach the goal on its own turn:
-// true when the opponent threatens no goal at q, or when the search gives
-// up. A move that ends the game in the side's favour parries; one that
-// loses it does not. History is not considered: a move that would repeat a
+// true when the side can reach its own goal first, when the opponent
+// threatens no goal at q, or when the search gives up. A move that ends the
+// game in the side's favour parries; one that loses it does not. History is not considered: a move that would repeat a
 // position a third time counts as a move.
 func (d *goalDefence) parries(q *engine.Position) bool {
 	d.states, d.searches, d.gaveUp = 0, 0, false
 	d.nodes = d.goal.nodes + defenceNodes
+	if own := engine.NewTurn(*q); d.goal.reachable(&own) {
+		// The side's own goal comes first; the walk, kept near the
+		// opponent's ways to the goal, would not look for it.
+		return true
+	}
 	p := *q
 	p.SetSide(q.Side.Other())
 	t := engine.NewTurn(p)
-	line, ok := d.goal.anyLine(&t)
+	line, ok := d.goal.find(&t)
 	if !ok {
 		return true
 	}
@@ -202,7 +207,7 @@ func (d *goalDefence) stops(t *engine.Turn) int {
 		return walkParried
 	}
 	nt := engine.NewTurn(end)
-	line, ok := d.goal.anyLine(&nt)
+	line, ok := d.goal.find(&nt)
 	if !ok {
 		return walkParried
 	}

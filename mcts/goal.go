@@ -113,17 +113,6 @@ func (g *goalSearch) find(t *engine.Turn) ([]engine.Step, bool) {
 	return nil, false
 }
 
-// anyLine reports whether t's side can reach its goal this turn, and a step
-// sequence that does it: the first the search meets, not the shortest (one
-// pass, where find searches with one step, then two, and so on). The slice
-// is the search's own, valid until its next call.
-func (g *goalSearch) anyLine(t *engine.Turn) ([]engine.Step, bool) {
-	if n, ok := g.rec(t, 0); ok {
-		return g.path[:n], true
-	}
-	return nil, false
-}
-
 // reachable reports whether t's side can reach its goal this turn.
 func (g *goalSearch) reachable(t *engine.Turn) bool {
 	c := g.cache

@@ -29,6 +29,7 @@ type turnScan struct {
 	bound    []float32 // an upper bound on each move's value; its value when level is 2
 	level    []int8    // 0: bound is the static value, 1: with the tree's capture search, 2: exact
 	loss     []float32 // the threat in the bound or value, unweighted (see threat); -1: not measured
+	asked    []bool    // whether goalWon was asked of the move before its bound
 	heap     scanHeap
 	best     float32 // the best exact value
 	bestMove int     // the index of a move of that value, or -1
@@ -88,6 +89,8 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 	sc.level = slices.Grow(sc.level[:0], n)[:n]
 	sc.loss = slices.Grow(sc.loss[:0], n)[:n]
 	clear(sc.loss)
+	sc.asked = slices.Grow(sc.asked[:0], n)[:n]
+	clear(sc.asked)
 	sc.heap = scanHeap{idx: sc.heap.idx[:0], bound: sc.bound}
 	sc.best, sc.bestMove = -1, -1
 	timedOut := false
@@ -110,17 +113,20 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 			}
 			continue
 		}
-		if sc.threat > 0 && advancesRabbit(pos, &q) && w.goalWon(&q) {
-			// A rabbit stepped near the goal, and nothing stops it: the
-			// reply wins, whatever the evaluation says of it.
-			sc.bound[i], sc.level[i] = 1, scanDone
-			if 1 > sc.best || sc.bestMove < 0 {
-				sc.best, sc.bestMove = 1, i
+		if sc.threat > 0 && advancesRabbit(pos, &q) {
+			sc.asked[i] = true
+			if w.goalWon(&q) {
+				// A rabbit stepped near the goal, and nothing stops it:
+				// the reply wins, whatever the evaluation says of it.
+				sc.bound[i], sc.level[i] = 1, scanDone
+				if 1 > sc.best || sc.bestMove < 0 {
+					sc.best, sc.bestMove = 1, i
+				}
+				if sc.refute && sc.best >= sc.cut {
+					return true
+				}
+				continue
 			}
-			if sc.refute && sc.best >= sc.cut {
-				return true
-			}
-			continue
 		}
 		sc.bound[i], sc.level[i] = -ev.Evaluate(&q), 0
 		if sc.threat > 0 && captureBound(&q, q.Side.Other()) <= engine.MaxSteps {
@@ -145,12 +151,12 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 		case 0:
 			// The threat is measured with the tree's capture search at
 			// both levels: the exact value reuses the bound's.
-			sc.bound[i], sc.loss[i] = w.threatParts(&q, w.capture, sc.threat, -1)
+			sc.bound[i], sc.loss[i] = w.threatParts(&q, w.capture, sc.threat, -1, sc.asked[i])
 			sc.level[i] = 1
 			heap.Fix(&sc.heap, 0)
 		default:
 			deep++
-			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat, sc.loss[i])
+			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat, sc.loss[i], true)
 			sc.level[i] = scanDone
 			if sc.bound[i] > sc.best || sc.bestMove < 0 {
 				sc.best, sc.bestMove = sc.bound[i], i
@@ -185,18 +191,19 @@ func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
 // decided: with the scan's own search and threat, the exact value the scan
 // gives that move.
 func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float32) float32 {
-	v, _ := w.threatParts(q, cs, threat, -1)
+	v, _ := w.threatParts(q, cs, threat, -1, false)
 	return v
 }
 
 // threatParts returns threatened's value and the threat in it, unweighted:
 // known when it is 0 or more (measured before for q), measured otherwise;
 // -1 when not measured (threat is 0 or the game is decided). A goal that
-// the side to move at q cannot stop makes the value 1, a win (see goalWon).
-func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, known float32) (v, loss float32) {
+// the side to move at q cannot stop makes the value 1, a win (see goalWon),
+// which is asked unless asked says it was before.
+func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, known float32, asked bool) (v, loss float32) {
 	v, loss = w.turnEndValue(q, cs), -1
 	if threat > 0 && v > -1 && v < 1 {
-		if known == goalWonLoss || known < 0 && w.goalWon(q) {
+		if known == goalWonLoss || !asked && w.goalWon(q) {
 			return 1, goalWonLoss
 		}
 		loss = known
@@ -239,8 +246,7 @@ func (w *worker) threatLoss(q *engine.Position, cs *captureSearch) float32 {
 // of its turn, threatens a goal that no move of the side stops: the opponent
 // has then won (see goalDefence). Only threats of a rabbit in the goal zone
 // (see goalZone) are examined, and only while the worker's defenceLeft
-// lasts; others are taken as stopped. A position where the side can reach
-// its own goal is not asked: the tactical value decides it first.
+// lasts; others are taken as stopped.
 func (w *worker) goalWon(q *engine.Position) bool {
 	if w.sr.s.cfg.Leaf == LeafStatic || w.defenceLeft <= 0 {
 		return false
