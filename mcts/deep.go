@@ -37,8 +37,9 @@ const (
 	// move before a scan of all its replies.
 	deepKillers = 4
 	// deepReplyMargin is how far below the opponent's best reply the scan of
-	// its replies values them exactly, and deepReplies how many of those are
-	// kept for a third turn.
+	// a move's replies values them exactly when the move gets a third turn,
+	// and deepReplies how many of those are kept for it. The two-turn values
+	// need the best reply alone (see deepValuesFrom).
 	deepReplyMargin = 0.05
 	deepReplies     = 4
 	// deepThreatReplies is how many replies more are kept for the third
@@ -59,6 +60,13 @@ const (
 	// 16 for a quarter; docs/strength.md): each reply scan takes about 2.4
 	// times as long with the threat, and fewer candidates are searched.
 	deepThreat = 0.25
+	// deepFirstShare is the percentage of the deep scan's time that the
+	// two-turn values of the first moves may take before the best of them
+	// get their third turn; the moves left are valued after it. Without it,
+	// in a middlegame where each move's replies took 15 to 25 ms, the
+	// scan ran out of time among the first 48 moves in about two positions
+	// of five, and the third turn was never played there.
+	deepFirstShare = 60
 	// deepDefence bounds the states that the goal defence of one deep scan
 	// walks and searches (see goalWon), about a tenth of a second where many
 	// replies threaten a goal that is hard to stop: the rest of the scan's
@@ -77,8 +85,12 @@ type deepCand struct {
 	// refuted is set when a reply brought the move more than scanMargin
 	// below the best before it: second is then an upper bound.
 	refuted bool
-	// replies are the opponent's best replies by the two-turn value,
-	// kept for the third turn of the moves not refuted.
+	// exact is set when second is the value of the opponent's best reply
+	// found by a scan of every reply (not refuted, not decided by the
+	// rules): the moves that verify may give a third turn.
+	exact bool
+	// replies are the opponent's best replies by the two-turn value, found
+	// for the third turn (see verify).
 	replies []engine.Position
 	third   float32 // its three-turn value, when verified
 	checked bool    // third is set
@@ -167,12 +179,17 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	sr.deepStats = stats
 	defer func() { stats.Listed, stats.Valued, stats.Verified = deepCounts(list) }()
 	dv := &deepValuer{best: -2}
-	w.deepValuesFrom(dv, list, cs, sr.scanDeadline)
-	best := dv.best
-	if best == -2 {
+	w.deepValuesFrom(dv, list, cs, firstDeadline(sr.scanDeadline, time.Now()))
+	if dv.best == -2 {
 		return pick
 	}
-	w.verify(list, best, cs, sr.scanDeadline)
+	w.verify(list, dv.best, cs, sr.scanDeadline)
+	// The moves the first share of the time did not reach.
+	if rest := slices.IndexFunc(list, func(d deepCand) bool { return !d.done }); rest >= 0 {
+		w.deepValuesFrom(dv, list[rest:], cs, sr.scanDeadline)
+		w.verify(list, dv.best, cs, sr.scanDeadline)
+	}
+	best := dv.best
 	// A search bounded by time that has time left widens the scan: the
 	// next deepMoves moves by their one-turn value get their two-turn
 	// values, cut by the best so far, and a third turn where they rank
@@ -235,6 +252,17 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	}
 	*cands = append(*cands, moveCand{steps: gen.Steps(d.gen, nil), child: -1, q: value(&d)})
 	return len(*cands) - 1
+}
+
+// firstDeadline returns when the two-turn values of the deep scan's first
+// moves give way to the third turn of the best (see deepFirstShare): that
+// share of the time from now to deadline; zero when deadline is (no time
+// bound).
+func firstDeadline(deadline, now time.Time) time.Time {
+	if deadline.IsZero() {
+		return deadline
+	}
+	return now.Add(deadline.Sub(now) * deepFirstShare / 100)
 }
 
 // deepCounts returns how many moves of list there are, how many have a
@@ -325,8 +353,10 @@ func (r *firstRanker) next(n int, past func() bool) []scored {
 // opponent's best reply, by a scan of its turn with the capture search cs,
 // cut as soon as a reply brings the move more than scanMargin below the best
 // so far (its value is then an upper bound); the latest refutations are tried
-// on each move first. Moves not refuted keep the opponent's best replies for
-// verify.
+// on each move first. The scan values exactly the best reply alone: the
+// replies that the third turn answers are found by verify for the few moves
+// it verifies (valuing every reply within deepReplyMargin of the best took
+// about a third of the time of the two-turn values).
 func (w *worker) deepValues(list []deepCand, cs *captureSearch, deadline time.Time) float32 {
 	dv := &deepValuer{best: -2}
 	w.deepValuesFrom(dv, list, cs, deadline)
@@ -362,7 +392,7 @@ func (w *worker) deepValuesFrom(dv *deepValuer, list []deepCand, cs *captureSear
 			d.second, d.refuted = -v, true
 		default:
 			sc.refute, sc.cut = best > -2, scanMargin-best
-			if !w.scan(sc, &d.pos, nil, deepReplyMargin) {
+			if !w.scan(sc, &d.pos, nil, 0) {
 				d.second = 1 // no reply: the opponent has lost
 				break
 			}
@@ -371,9 +401,7 @@ func (w *worker) deepValuesFrom(dv *deepValuer, list []deepCand, cs *captureSear
 			}
 			d.second = -sc.best
 			d.refuted = sc.refute && sc.best >= sc.cut
-			if !d.refuted {
-				d.replies = bestReplies(sc, deepReplies)
-			}
+			d.exact = !d.refuted
 			if sc.bestMove >= 0 && sc.best >= sc.cut {
 				// A refutation: try it first on the moves to come.
 				if len(killers) == deepKillers {
@@ -432,12 +460,13 @@ func bestReplies(sc *turnScan, n int) []engine.Position {
 func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadline time.Time) {
 	var order []int
 	for k := range list {
-		if list[k].done && len(list[k].replies) > 0 {
+		if list[k].done && list[k].exact {
 			order = append(order, k)
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(list[b].second, list[a].second) })
 	sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline}
+	var rs *turnScan   // the scan of the opponent's replies, made when needed
 	top := float32(-2) // the best three-turn value so far
 	for n, k := range order {
 		d := &list[k]
@@ -447,6 +476,17 @@ func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadli
 		}
 		if !verifyNext(n, d.second, top, best) {
 			return
+		}
+		if d.replies == nil {
+			if rs == nil {
+				rs = &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline, threat: deepThreat}
+			}
+			// The move has replies: its value is exact.
+			w.scan(rs, &d.pos, nil, deepReplyMargin)
+			if rs.capped && !deadline.IsZero() && time.Now().After(deadline) {
+				return
+			}
+			d.replies = bestReplies(rs, deepReplies)
 		}
 		third := float32(2)
 		for _, rp := range d.replies {

@@ -152,13 +152,31 @@ func TestDeepValues(t *testing.T) {
 			t.Errorf("move %d: value %v, every reply valued %v", k, d.second, want)
 		default:
 			top = max(top, d.second)
-			if len(d.replies) == 0 || len(d.replies) > deepReplies+deepThreatReplies {
-				t.Errorf("move %d: %d replies kept", k, len(d.replies))
+			if !d.exact || d.replies != nil {
+				t.Errorf("move %d: exact %v, %d replies kept before verify", k, d.exact, len(d.replies))
 			}
 		}
 	}
 	if top != best {
 		t.Errorf("best %v, best of the moves not refuted %v", best, top)
+	}
+	// verify finds the replies of the moves it gives a third turn, and
+	// only of those.
+	w.verify(list, best, cs, time.Time{})
+	verified := 0
+	for k, d := range list {
+		switch {
+		case d.checked:
+			verified++
+			if len(d.replies) == 0 || len(d.replies) > deepReplies+deepThreatReplies {
+				t.Errorf("move %d verified with %d replies", k, len(d.replies))
+			}
+		case d.replies != nil:
+			t.Errorf("move %d not verified, but %d replies found", k, len(d.replies))
+		}
+	}
+	if verified == 0 {
+		t.Error("no move verified")
 	}
 	t.Logf("%d of %d moves refuted", refuted, len(list))
 }
@@ -307,6 +325,32 @@ func TestVerifyNext(t *testing.T) {
 	for _, tc := range tests {
 		if got := verifyNext(tc.n, tc.second, tc.top, tc.best); got != tc.want {
 			t.Errorf("%s: verifyNext(%d, %v, %v, %v) = %v, want %v", tc.name, tc.n, tc.second, tc.top, tc.best, got, tc.want)
+		}
+	}
+}
+
+// TestFirstDeadline checks when the deep scan's first two-turn values give
+// way to the third turn: deepFirstShare of the time left, and no bound
+// without a deadline.
+func TestFirstDeadline(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		deadline time.Time
+		want     time.Time
+	}{
+		{"no deadline", time.Time{}, time.Time{}},
+		{"a second left", now.Add(time.Second), now.Add(time.Second * deepFirstShare / 100)},
+		{"800 ms left", now.Add(800 * time.Millisecond), now.Add(800 * time.Millisecond * deepFirstShare / 100)},
+		{"past", now.Add(-time.Second), now.Add(-time.Second * deepFirstShare / 100)},
+	}
+	for _, tc := range tests {
+		got := firstDeadline(tc.deadline, now)
+		if !got.Equal(tc.want) {
+			t.Errorf("%s: firstDeadline = %v, want %v", tc.name, got, tc.want)
+		}
+		if !tc.deadline.IsZero() && tc.deadline.After(now) && !(got.After(now) && got.Before(tc.deadline)) {
+			t.Errorf("%s: %v is not between now and the deadline", tc.name, got)
 		}
 	}
 }

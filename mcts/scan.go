@@ -258,7 +258,12 @@ func (w *worker) goalWon(q *engine.Position) bool {
 	p := *q
 	p.SetSide(opp)
 	t := engine.NewTurn(p)
-	if !w.goal.reachable(&t) {
+	searched := w.goal.nodes
+	reachable := w.goal.reachable(&t)
+	// The goal search counts too: where a rabbit stepped beside the goal
+	// after thousands of replies, it took three quarters of the deep scan.
+	w.defenceLeft -= w.goal.nodes - searched
+	if !reachable {
 		return false
 	}
 	if w.defence == nil {
