@@ -63,9 +63,10 @@ const (
 	// deepFirstShare is the percentage of the deep scan's time that the
 	// two-turn values of the first moves may take before the best of them
 	// get their third turn; the moves left are valued after it. Without it,
-	// in a middlegame where each move's replies took 15 to 25 ms, the
-	// scan ran out of time among the first 48 moves in about two positions
-	// of five, and the third turn was never played there.
+	// at a second a move, the scan ran out of time among its first 48 moves
+	// in about one position in two of the games against Sharp, where each
+	// move's replies took 15 to 25 ms or more, and the third turn was never
+	// played there (docs/strength.md, the twentieth round).
 	deepFirstShare = 60
 	// deepDefence bounds the states that the goal defence of one deep scan
 	// walks and searches (see goalWon), about a tenth of a second where many
