@@ -181,16 +181,21 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	defer func() { stats.Listed, stats.Valued, stats.Verified = deepCounts(list) }()
 	dv := &deepValuer{best: -2}
 	w.deepValuesFrom(dv, list, cs, firstDeadline(sr.scanDeadline, time.Now()))
-	if dv.best == -2 {
-		return pick
-	}
-	w.verify(list, dv.best, cs, sr.scanDeadline)
-	// The moves the first share of the time did not reach.
-	if rest := slices.IndexFunc(list, func(d deepCand) bool { return !d.done }); rest >= 0 {
-		w.deepValuesFrom(dv, list[rest:], cs, sr.scanDeadline)
+	if dv.best > -2 {
 		w.verify(list, dv.best, cs, sr.scanDeadline)
 	}
+	// The moves the first share of the time did not reach (all of them
+	// when the first took it all).
+	if rest := slices.IndexFunc(list, func(d deepCand) bool { return !d.done }); rest >= 0 {
+		w.deepValuesFrom(dv, list[rest:], cs, sr.scanDeadline)
+		if dv.best > -2 {
+			w.verify(list, dv.best, cs, sr.scanDeadline)
+		}
+	}
 	best := dv.best
+	if best == -2 {
+		return pick
+	}
 	// A search bounded by time that has time left widens the scan: the
 	// next deepMoves moves by their one-turn value get their two-turn
 	// values, cut by the best so far, and a third turn where they rank
