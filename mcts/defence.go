@@ -87,8 +87,9 @@ func newGoalDefence() *goalDefence {
 // a move after which its opponent cannot reach the goal on its own turn:
 // true when the side can reach its own goal first, when the opponent
 // threatens no goal at q, or when the search gives up. A move that ends the
-// game in the side's favour parries; one that loses it does not. History is not considered: a move that would repeat a
-// position a third time counts as a move.
+// game in the side's favour parries; one that loses it does not. History is
+// not considered: a move that would repeat a position a third time counts
+// as a move.
 func (d *goalDefence) parries(q *engine.Position) bool {
 	d.states, d.searches, d.gaveUp = 0, 0, false
 	d.nodes = d.goal.nodes + defenceNodes
