@@ -93,8 +93,14 @@ type deepCand struct {
 	// replies are the opponent's best replies by the two-turn value, found
 	// for the third turn (see verify).
 	replies []engine.Position
-	third   float32 // its three-turn value, when verified
-	checked bool    // third is set
+	// state is what the scan of its replies left when second is exact,
+	// until verify resumes it to find replies.
+	state *scanState
+	// third is its three-turn value, when verified: an upper bound when
+	// that is more than scanMargin below the best three-turn value before
+	// it (see verify).
+	third   float32
+	checked bool // third is set
 }
 
 // deepPick returns the index in cands of the move to play by a search of two
@@ -408,6 +414,9 @@ func (w *worker) deepValuesFrom(dv *deepValuer, list []deepCand, cs *captureSear
 			d.second = -sc.best
 			d.refuted = sc.refute && sc.best >= sc.cut
 			d.exact = !d.refuted
+			if d.exact {
+				d.state = sc.save()
+			}
 			if sc.bestMove >= 0 && sc.best >= sc.cut {
 				// A refutation: try it first on the moves to come.
 				if len(killers) == deepKillers {
@@ -463,6 +472,13 @@ func bestReplies(sc *turnScan, n int) []engine.Position {
 // three-turn value is below the two-turn value of the next move, that move
 // is verified too, whatever its distance from best, up to deepVerifyMost
 // moves: the threat may be one that only a move ranked lower parries.
+//
+// The cuts are those of alpha-beta: the scan after a reply stops at the
+// first move of the mover's that reaches the worst value of the replies
+// before it (the latest best moves after other replies, deepKillers of
+// them, are tried first, as the deep scan tries refutations), and a move whose replies so far put it more than scanMargin
+// below the best three-turn value before it (out of the choice) gets no
+// more replies scanned. The values within the choice are exact.
 func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadline time.Time) {
 	var order []int
 	for k := range list {
@@ -472,8 +488,9 @@ func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadli
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(list[b].second, list[a].second) })
 	sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline}
-	var rs *turnScan   // the scan of the opponent's replies, made when needed
-	top := float32(-2) // the best three-turn value so far
+	var rs *turnScan            // the scan of the opponent's replies, made when needed
+	var parries [][]engine.Step // the mover's latest best moves after a reply
+	top := float32(-2)          // the best three-turn value so far
 	for n, k := range order {
 		d := &list[k]
 		if d.checked { // verified before the scan widened
@@ -487,8 +504,10 @@ func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadli
 			if rs == nil {
 				rs = &turnScan{gen: engine.NewMoveGen(), deep: cs, deadline: deadline, threat: deepThreat}
 			}
-			// The move has replies: its value is exact.
-			w.scan(rs, &d.pos, nil, deepReplyMargin)
+			// The move has replies: its value is exact. The scan that
+			// found it goes on to the wider margin.
+			w.resume(rs, d.state, &d.pos, deepReplyMargin)
+			d.state = nil
 			if rs.capped && !deadline.IsZero() && time.Now().After(deadline) {
 				return
 			}
@@ -499,19 +518,37 @@ func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadli
 			if !deadline.IsZero() && time.Now().After(deadline) {
 				return
 			}
+			if third < top-scanMargin {
+				// Out of the choice whatever the replies left do: its
+				// value is a bound from above.
+				break
+			}
 			next := engine.NewTurn(rp)
 			var v float32
 			switch {
 			case w.gameOver(&next, &v):
 			case w.goal.reachable(&next):
 				v = 1
-			case !w.scan(sc, &rp, nil, 0):
-				v = -1
+			case third < 2 && w.refutedBy(parries, &rp, third, sc, &v):
+				// A parry found after another reply reaches the value of
+				// the replies so far: this reply is not worse.
 			default:
+				// So does any move of the mover's, found by the scan.
+				sc.refute, sc.cut = third < 2, third
+				if !w.scan(sc, &rp, nil, 0) {
+					v = -1
+					break
+				}
 				if sc.capped && !deadline.IsZero() && time.Now().After(deadline) {
 					return // out of time in the middle of the scan: no value
 				}
 				v = sc.best
+				if sc.bestMove >= 0 {
+					if len(parries) == deepKillers {
+						parries = parries[:deepKillers-1]
+					}
+					parries = slices.Insert(parries, 0, sc.gen.Steps(sc.bestMove, nil))
+				}
 			}
 			third = min(third, v)
 		}
@@ -556,7 +593,7 @@ func (w *worker) refutedBy(killers [][]engine.Step, pos *engine.Position, cut fl
 			continue
 		}
 		q := t.End()
-		if val := w.threatened(&q, sc.deep, sc.threat); val >= cut {
+		if val, _ := w.threatParts(&q, sc.deep, sc.threat, -1, false, refuting(cut)); val >= cut {
 			*v = val
 			return true
 		}

@@ -63,6 +63,75 @@ func TestThreatLoss(t *testing.T) {
 	}
 }
 
+// TestThreatWindow checks that threatParts measures the threat only where
+// the window needs it: below lo the most it could add, at hi or above none
+// of it, each with the loss unmeasured (-1).
+func TestThreatWindow(t *testing.T) {
+	w := deepWorker(t)
+	p := mustPosition(t, dragPosition)
+	dog := play(t, p, "Rg1n Rg2n Rf1e Dh5n")
+	frozen := play(t, dog, "rf7e mf8s mf7s mf6e")
+	plain := w.turnEndValue(&frozen, w.capture)
+	exact, loss := w.threatParts(&frozen, w.capture, deepThreat, -1, false, anyValue())
+	if loss <= 0 || exact != plain+deepThreat*loss {
+		t.Fatalf("anyValue: value %v loss %v, want the plain value %v raised by a measured loss", exact, loss, plain)
+	}
+	top := plain + deepThreat*threatBound
+	tests := []struct {
+		name  string
+		win   valueWindow
+		v     float32
+		known bool
+	}{
+		{"the bound's reach below lo", valueWindow{top, 2}, top, false},
+		{"reaching lo", valueWindow{top - 0.001, 2}, exact, true},
+		{"at hi", valueWindow{-2, plain}, plain, false},
+		{"below hi", valueWindow{-2, plain + 0.001}, exact, true},
+		{"refuting a cut above the bound's reach", refuting(top + 0.001), top, false},
+		{"refuting a cut the plain value reaches", refuting(plain), plain, false},
+		{"refuting a cut in between", refuting(exact), exact, true},
+	}
+	for _, tc := range tests {
+		v, l := w.threatParts(&frozen, w.capture, deepThreat, -1, false, tc.win)
+		if v != tc.v || (l >= 0) != tc.known {
+			t.Errorf("%s: value %v loss %v, want value %v, loss measured %v", tc.name, v, l, tc.v, tc.known)
+		}
+	}
+}
+
+// TestResume checks that a scan resumed with a wider margin finds what a
+// scan with that margin finds: the same best value and the same replies
+// kept for the third turn.
+func TestResume(t *testing.T) {
+	w := deepWorker(t)
+	cs := newCaptureSearch()
+	cs.extra = engine.MaxSteps
+	for k, p := range testPositions(t, 6) {
+		fresh := &turnScan{gen: engine.NewMoveGen(), deep: cs, threat: deepThreat}
+		w.scan(fresh, &p, nil, deepReplyMargin)
+		first := &turnScan{gen: engine.NewMoveGen(), deep: cs, threat: deepThreat}
+		w.scan(first, &p, nil, 0)
+		st := first.save()
+		if st == nil {
+			t.Fatalf("position %d: nothing saved", k)
+		}
+		resumed := &turnScan{gen: engine.NewMoveGen(), deep: cs, threat: deepThreat}
+		w.resume(resumed, st, &p, deepReplyMargin)
+		if resumed.best != fresh.best || first.best != fresh.best {
+			t.Errorf("position %d: best %v resumed, %v fresh, %v before", k, resumed.best, fresh.best, first.best)
+		}
+		a, b := bestReplies(resumed, deepReplies), bestReplies(fresh, deepReplies)
+		if len(a) != len(b) {
+			t.Fatalf("position %d: %d replies kept resumed, %d fresh", k, len(a), len(b))
+		}
+		for i := range a {
+			if !a[i].SameBoard(&b[i]) {
+				t.Errorf("position %d: reply %d differs", k, i)
+			}
+		}
+	}
+}
+
 // TestRefutedBy checks the killer replies: a legal one that reaches the cut
 // refutes, with the value the scan gives it; one below the cut, or illegal
 // from the position, does not.
@@ -177,6 +246,29 @@ func TestDeepValues(t *testing.T) {
 	}
 	if verified == 0 {
 		t.Error("no move verified")
+	}
+	// The third-turn values within scanMargin of the best are exact: the
+	// worst of the replies kept, each answered by a full scan; the others
+	// are bounds from above.
+	top3 := float32(-2)
+	for _, d := range list {
+		if d.checked {
+			top3 = max(top3, d.third)
+		}
+	}
+	full := &turnScan{gen: engine.NewMoveGen(), deep: cs}
+	for k, d := range list {
+		if !d.checked {
+			continue
+		}
+		want := float32(2)
+		for _, rp := range d.replies {
+			w.scan(full, &rp, nil, 0)
+			want = min(want, full.best)
+		}
+		if d.third >= top3-scanMargin && d.third != want || d.third < want {
+			t.Errorf("move %d: three-turn value %v, every reply answered %v (best %v)", k, d.third, want, top3)
+		}
 	}
 	t.Logf("%d of %d moves refuted", refuted, len(list))
 }

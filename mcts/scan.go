@@ -49,6 +49,8 @@ type turnScan struct {
 	threat float32
 	// deadline, when set, ends the refinement early.
 	deadline time.Time
+	// valued counts the moves valued with the exhaustive capture search.
+	valued int
 }
 
 // scanDeepLimit caps the exhaustive capture searches of one scan (each costs
@@ -135,10 +137,18 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 		sc.heap.idx = append(sc.heap.idx, i)
 	}
 	heap.Init(&sc.heap)
-	deep := 0
 	sc.capped = timedOut
+	sc.valued = 0
+	w.refine(sc, margin)
+	return true
+}
+
+// refine refines the moves of sc best bound first, as scan does, until
+// every move within margin of the best is valued exactly, or scanDeepLimit
+// moves are (sc.valued counts them).
+func (w *worker) refine(sc *turnScan, margin float32) {
 	for k := 0; sc.heap.Len() > 0; k++ {
-		if deep == scanDeepLimit || k%16 == 15 && !sc.deadline.IsZero() && time.Now().After(sc.deadline) {
+		if sc.valued >= scanDeepLimit || k%16 == 15 && !sc.deadline.IsZero() && time.Now().After(sc.deadline) {
 			sc.capped = true
 			break
 		}
@@ -150,23 +160,77 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 		switch sc.level[i] {
 		case 0:
 			// The threat is measured with the tree's capture search at
-			// both levels: the exact value reuses the bound's.
-			sc.bound[i], sc.loss[i] = w.threatParts(&q, w.capture, sc.threat, -1, sc.asked[i])
+			// both levels: the exact value reuses the bound's. A bound
+			// that cannot reach the margin even with the whole of a
+			// threat leaves the threat unmeasured.
+			sc.bound[i], sc.loss[i] = w.threatParts(&q, w.capture, sc.threat, -1, sc.asked[i], sc.window(margin))
 			sc.level[i] = 1
 			heap.Fix(&sc.heap, 0)
 		default:
-			deep++
-			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat, sc.loss[i], true)
+			sc.valued++
+			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat, sc.loss[i], true, anyValue())
 			sc.level[i] = scanDone
 			if sc.bound[i] > sc.best || sc.bestMove < 0 {
 				sc.best, sc.bestMove = sc.bound[i], i
 			}
 			heap.Pop(&sc.heap)
 			if sc.refute && sc.best >= sc.cut {
-				return true
+				return
 			}
 		}
 	}
+}
+
+// scanState is what a scan knows of its moves when it ends: their bounds
+// and values, to resume it with a wider margin (see resume).
+type scanState struct {
+	bound, loss []float32
+	level       []int8
+	asked       []bool
+	best        float32
+	bestMove    int
+	valued      int
+}
+
+// save returns the state of the scan that sc has just ended, unless it
+// ended for its deadline or its cap (nil then: there is nothing to resume).
+func (sc *turnScan) save() *scanState {
+	if sc.capped {
+		return nil
+	}
+	return &scanState{
+		bound: slices.Clone(sc.bound), loss: slices.Clone(sc.loss),
+		level: slices.Clone(sc.level), asked: slices.Clone(sc.asked),
+		best: sc.best, bestMove: sc.bestMove, valued: sc.valued,
+	}
+}
+
+// resume is scan from pos (no history) with margin, continued from the
+// state st that an earlier scan of pos left: the bounds and the values it
+// found are kept, and only the moves within the wider margin that it did
+// not value are refined. It reports false when there is no legal move.
+func (w *worker) resume(sc *turnScan, st *scanState, pos *engine.Position, margin float32) bool {
+	n := sc.gen.Generate(pos, nil)
+	if n == 0 {
+		return false
+	}
+	if st == nil || len(st.bound) != n {
+		return w.scan(sc, pos, nil, margin)
+	}
+	sc.bound = append(sc.bound[:0], st.bound...)
+	sc.loss = append(sc.loss[:0], st.loss...)
+	sc.level = append(sc.level[:0], st.level...)
+	sc.asked = append(sc.asked[:0], st.asked...)
+	sc.best, sc.bestMove, sc.capped = st.best, st.bestMove, false
+	sc.heap = scanHeap{idx: sc.heap.idx[:0], bound: sc.bound}
+	for i, l := range sc.level {
+		if l < scanDone {
+			sc.heap.idx = append(sc.heap.idx, i)
+		}
+	}
+	heap.Init(&sc.heap)
+	sc.valued = st.valued
+	w.refine(sc, margin)
 	return true
 }
 
@@ -191,7 +255,7 @@ func (w *worker) turnEndValue(q *engine.Position, cs *captureSearch) float32 {
 // decided: with the scan's own search and threat, the exact value the scan
 // gives that move.
 func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float32) float32 {
-	v, _ := w.threatParts(q, cs, threat, -1, false)
+	v, _ := w.threatParts(q, cs, threat, -1, false, anyValue())
 	return v
 }
 
@@ -200,11 +264,24 @@ func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float3
 // -1 when not measured (threat is 0 or the game is decided). A goal that
 // the side to move at q cannot stop makes the value 1, a win (see goalWon),
 // which is asked unless asked says it was before.
-func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, known float32, asked bool) (v, loss float32) {
+//
+// The threat, a capture search of its own, is measured only where the
+// caller's window w needs it (see valueWindow): otherwise the value is
+// returned as a bound, the most that the threat could add or nothing of it,
+// and the loss as -1.
+func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, known float32, asked bool, win valueWindow) (v, loss float32) {
 	v, loss = w.turnEndValue(q, cs), -1
 	if threat > 0 && v > -1 && v < 1 {
 		if known == goalWonLoss || !asked && w.goalWon(q) {
 			return 1, goalWonLoss
+		}
+		if known < 0 {
+			if top := v + threat*threatBound; top <= win.lo {
+				return top, -1
+			}
+			if v >= win.hi {
+				return v, -1
+			}
 		}
 		loss = known
 		if loss < 0 {
@@ -213,6 +290,35 @@ func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, know
 		v += threat * loss
 	}
 	return v, loss
+}
+
+// valueWindow is the range of values in which a caller of threatParts needs
+// a move's exact value: at lo or below, an upper bound that is at most lo
+// will do (the move cannot matter), at hi or above a lower bound that is at
+// least hi (the move refutes what it answers).
+type valueWindow struct{ lo, hi float32 }
+
+// anyValue returns the window that needs every value exactly.
+func anyValue() valueWindow {
+	return valueWindow{float32(math.Inf(-1)), float32(math.Inf(1))}
+}
+
+// refuting returns the window of a value that refutes what it answers at
+// cut or above: below cut it does not.
+func refuting(cut float32) valueWindow {
+	return valueWindow{math.Nextafter32(cut, float32(math.Inf(-1))), cut}
+}
+
+// window returns the window in which the scan needs the bound of a move it
+// refines with the tree's capture search, the best so far and the margin
+// as they stand: a bound below the margin is never refined again (best only
+// rises). A bound must stay a bound from above: the window has no upper end.
+func (sc *turnScan) window(margin float32) valueWindow {
+	win := anyValue()
+	if sc.bestMove >= 0 {
+		win.lo = sc.best - margin
+	}
+	return win
 }
 
 // goalWonLoss is the threat that threatParts returns with a goal that
