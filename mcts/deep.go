@@ -476,9 +476,10 @@ func bestReplies(sc *turnScan, n int) []engine.Position {
 // The cuts are those of alpha-beta: the scan after a reply stops at the
 // first move of the mover's that reaches the worst value of the replies
 // before it (the latest best moves after other replies, deepKillers of
-// them, are tried first, as the deep scan tries refutations), and a move whose replies so far put it more than scanMargin
-// below the best three-turn value before it (out of the choice) gets no
-// more replies scanned. The values within the choice are exact.
+// them, are tried first, as the deep scan tries refutations), and a move
+// whose replies so far put it more than scanMargin below the best
+// three-turn value before it (out of the choice) gets no more replies
+// scanned. The values within the choice are exact.
 func (w *worker) verify(list []deepCand, best float32, cs *captureSearch, deadline time.Time) {
 	var order []int
 	for k := range list {

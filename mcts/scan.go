@@ -266,7 +266,7 @@ func (w *worker) threatened(q *engine.Position, cs *captureSearch, threat float3
 // which is asked unless asked says it was before.
 //
 // The threat, a capture search of its own, is measured only where the
-// caller's window w needs it (see valueWindow): otherwise the value is
+// caller's window win needs it (see valueWindow): otherwise the value is
 // returned as a bound, the most that the threat could add or nothing of it,
 // and the loss as -1.
 func (w *worker) threatParts(q *engine.Position, cs *captureSearch, threat, known float32, asked bool, win valueWindow) (v, loss float32) {
