@@ -210,11 +210,14 @@ func (sc *turnScan) save() *scanState {
 // found are kept, and only the moves within the wider margin that it did
 // not value are refined. It reports false when there is no legal move.
 func (w *worker) resume(sc *turnScan, st *scanState, pos *engine.Position, margin float32) bool {
+	if st == nil {
+		return w.scan(sc, pos, nil, margin)
+	}
 	n := sc.gen.Generate(pos, nil)
 	if n == 0 {
 		return false
 	}
-	if st == nil || len(st.bound) != n {
+	if len(st.bound) != n { // not a state of pos: scan it afresh
 		return w.scan(sc, pos, nil, margin)
 	}
 	sc.bound = append(sc.bound[:0], st.bound...)
