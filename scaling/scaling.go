@@ -327,7 +327,8 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 				return nil, fmt.Errorf("scaling: %w", err)
 			}
 		}
-		if _, _, err := searchApart(ctx, apart, p.Pos, opt.Seed); err != nil {
+		restartAll(apart, opt.Seed)
+		if _, _, err := searchApart(ctx, apart, p.Pos); err != nil {
 			return nil, fmt.Errorf("scaling: search of the %s: %w", p.Name, err)
 		}
 		for _, t := range counts {
@@ -379,12 +380,16 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 				progress(fmt.Sprintf("search of the %s, %s, %s: %s simulations/s", p.Name, plural(t, "thread"), kind, thousands(m.Rate)))
 			}
 			m, _, err := median(opt.Repeat, func() (Measurement, error) {
+				// Restarted before the measurement, as the reused
+				// searcher is: clearing the trees is not the search's
+				// work, and its CPU time would count in Busy.
+				restartAll(apart[:t], opt.Seed)
 				stop, err := profile(opt.ProfileDir, fmt.Sprintf("%s-%02dt-apart", p.Name, t))
 				if err != nil {
 					return Measurement{}, err
 				}
 				u0 := readUsage()
-				sims, elapsed, err := searchApart(ctx, apart[:t], p.Pos, opt.Seed)
+				sims, elapsed, err := searchApart(ctx, apart[:t], p.Pos)
 				if err != nil {
 					stop()
 					return Measurement{}, fmt.Errorf("scaling: %d searches of the %s apart: %w", t, p.Name, err)
@@ -421,15 +426,20 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	return r, nil
 }
 
-// searchApart restarts each searcher with seed and runs one search of pos
-// on each, all at once, and returns their simulations together and the
-// time from the start of the first to the end of the last.
-func searchApart(ctx context.Context, ss []*mcts.Searcher, pos engine.Position, seed uint64) (int64, time.Duration, error) {
-	sims := make([]int64, len(ss))
-	errs := make([]error, len(ss))
+// restartAll restarts each searcher of ss with seed.
+func restartAll(ss []*mcts.Searcher, seed uint64) {
 	for _, s := range ss {
 		s.Restart(seed)
 	}
+}
+
+// searchApart runs one search of pos on each searcher (restarted by the
+// caller, outside what it measures), all at once, and returns their
+// simulations together and the time from the start of the first to the end
+// of the last.
+func searchApart(ctx context.Context, ss []*mcts.Searcher, pos engine.Position) (int64, time.Duration, error) {
+	sims := make([]int64, len(ss))
+	errs := make([]error, len(ss))
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i, s := range ss {
