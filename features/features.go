@@ -106,6 +106,9 @@ const (
 	fPSTElephantFileAH
 	fPSTElephantFileBG
 	fPSTElephantFileCF
+	// Pieces near a trap the other side controls (see trapDanger).
+	fTrapDangerOwn
+	fTrapDangerOpp
 
 	// N is the number of features: the length of a feature vector.
 	N = iota
@@ -194,6 +197,8 @@ var names = [N]string{
 	fPSTElephantFileAH:   "elephant_file_ah",
 	fPSTElephantFileBG:   "elephant_file_bg",
 	fPSTElephantFileCF:   "elephant_file_cf",
+	fTrapDangerOwn:       "trap_danger_own",
+	fTrapDangerOpp:       "trap_danger_opp",
 }
 
 // version is the feature-set version, computed once from the names.
@@ -267,6 +272,17 @@ var (
 	trapNear = [4]engine.Bitboard{near2(sqC3), near2(sqF3), near2(sqC6), near2(sqF6)}
 	// trapZone holds the squares beside a trap.
 	trapZone = engine.Traps.Neighbors()
+	// trapArea holds the squares two steps or less from a trap.
+	trapArea = trapNear[0] | trapNear[1] | trapNear[2] | trapNear[3]
+	// trapDist[i][sq] is the Manhattan distance from sq to trap i.
+	trapDist = func() (t [4][64]int8) {
+		for i, tr := range traps {
+			for sq := range engine.Square(64) {
+				t[i][sq] = int8(abs(sq.File()-tr.File()) + abs(sq.Rank()-tr.Rank()))
+			}
+		}
+		return t
+	}()
 	// centreDist[sq] is the Manhattan distance from sq to the nearest of d4, e4, d5, e5.
 	centreDist = func() (t [64]int8) {
 		for sq := range engine.Square(64) {
@@ -293,6 +309,14 @@ var (
 		return t
 	}()
 )
+
+// abs returns the absolute value of i.
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
 
 // centreOffset is the distance of file or rank index i from the central two (3 and 4).
 func centreOffset(i int) int {
@@ -395,6 +419,92 @@ func Extract(p *engine.Position, out []float32) {
 	// Piece squares.
 	out[fRabbitRank2] = float32((ownR & rankMask(1)).Count() - (oppR & rankMask(6)).Count())
 	pieceSquare(ob, pb, out[fPSTCatRank1:fPSTCatRank1+pstPerType*pstTypes])
+
+	// Pieces near traps the enemy controls.
+	var lossOwn [4]float32 // for each trap, the chance that it takes an own piece
+	for i := range traps {
+		lossOwn[i] = loseChance(trapInfluence(&o, 0, i) - trapInfluence(&o, oppBase, i))
+	}
+	out[fTrapDangerOwn] = trapDanger(&o, own, &lossOwn, &ge[opp])
+	for i := range lossOwn {
+		lossOwn[i] = 1 - lossOwn[i] // the opponent's: logistic(-x) = 1 - logistic(x)
+	}
+	out[fTrapDangerOpp] = trapDanger(&o, opp, &lossOwn, &ge[own])
+}
+
+// influenceStrength is how much a piece of each type weighs in the control
+// of a trap near it, and influenceDist how much a piece weighs by its
+// Manhattan distance from the trap (on it, beside it, two steps away).
+var (
+	influenceStrength = [engine.NumTypes]float32{1, 1.3, 1.6, 2, 2.5, 3.5}
+	influenceDist     = [3]float32{0.5, 1, 0.5}
+)
+
+// trapInfluence sums the weights of the pieces of the colour at base two steps
+// or less from trap i: influenceStrength by type times influenceDist by
+// distance.
+func trapInfluence(o *engine.Position, base int, i int) float32 {
+	var s float32
+	near := trapNear[i]
+	for t := range engine.NumTypes {
+		b := o.Bits[base+t] & near
+		if b == 0 {
+			continue
+		}
+		s += influenceStrength[t] * (influenceDist[0]*float32((b&traps[i].Bit()).Count()) +
+			influenceDist[1]*float32((b&trapNbr[i]).Count()) +
+			influenceDist[2]*float32((b&^trapNbr[i]&^traps[i].Bit()).Count()))
+	}
+	return s
+}
+
+// loseChance turns a trap's control (own influence minus the opponent's) into
+// the chance that a threatened own piece near it is lost there: the logistic
+// of minus the control, one half when the two are even.
+func loseChance(control float32) float32 {
+	return float32(1 / (1 + math.Exp(float64(control))))
+}
+
+// dangerDist weighs a piece's danger by its distance from the trap: on it,
+// beside it, two steps away.
+var dangerDist = [3]float32{1, 0.6, 0.3}
+
+// trapDanger sums, over the pieces of colour c other than the elephant two
+// steps or less from a trap, the piece's value times the chance that the
+// nearby trap most dangerous to it takes it (loss[i], by the control of trap
+// i, times dangerDist by the distance), for the pieces beside a stronger
+// enemy piece, and at half for those with one two steps away: pieces the
+// enemy can drag into a trap it holds. This is the shape of Sharp's trap
+// threats: a piece is in danger by the strength near the trap, not only by
+// the one push a capture search sees.
+//
+// enemyGE[t] holds the enemy pieces of type t or stronger.
+func trapDanger(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[engine.NumTypes + 1]engine.Bitboard) float32 {
+	base := 0
+	if c == opp {
+		base = oppBase
+	}
+	var d float32
+	for t := rabbit; t < elephant; t++ {
+		for b := o.Bits[base+t] & trapArea; b != 0; b &= b - 1 {
+			sq := b.First()
+			var worst float32
+			for i := range traps {
+				if k := trapDist[i][sq]; k <= 2 {
+					worst = max(worst, loss[i]*dangerDist[k])
+				}
+			}
+			switch {
+			case enemyGE[t+1]&sq.Bit().Neighbors() != 0:
+			case enemyGE[t+1]&near2(sq) != 0:
+				worst /= 2
+			default:
+				continue
+			}
+			d += pieceValue[t] * worst
+		}
+	}
+	return d
 }
 
 // The piece-square features: for each piece type from cat to elephant, in that

@@ -244,6 +244,24 @@ func TestKnownValues(t *testing.T) {
 		{"trap control, silver view", engine.Silver, "Ec4 db3", map[string]float64{
 			"trap_enemy_west": 0 + 0.5*(3-6), "trap_home_west": 0,
 		}},
+		// c3: the dog beside it weighs 1.6, the elephant two steps away 3.5/2;
+		// the dog is beside the elephant, one step from c3.
+		{"trap danger, dog beside an elephant", engine.Gold, "Dc4 ed4 Eh8", map[string]float64{
+			"trap_danger_own": 2 * 0.6 / (1 + math.Exp(1.6-1.75)), "trap_danger_opp": 0,
+		}},
+		{"trap danger, silver view", engine.Silver, "Dc4 ed4 Eh8", map[string]float64{
+			"trap_danger_own": 0, "trap_danger_opp": 2 * 0.6 / (1 + math.Exp(1.6-1.75)),
+		}},
+		// A friendly cat beside c3 holds it (1.6+1.3, the elephant on e4 three
+		// steps away); c6, two steps from the dog, with only the dog near
+		// (0.8), is the worse trap; the dog's stronger enemy is two steps
+		// away (half).
+		{"trap danger, guarded and further", engine.Gold, "Dc4 Cb3 ee4 Eh8", map[string]float64{
+			"trap_danger_own": 2 * 0.3 / (1 + math.Exp(0.8)) / 2,
+		}},
+		{"trap danger, no stronger enemy near", engine.Gold, "Dc4 ch4 Eh8", map[string]float64{
+			"trap_danger_own": 0,
+		}},
 		{"trap control, f6", engine.Gold, "Mf7 Re6 dg6", map[string]float64{
 			"trap_enemy_east": 1 + 0.5*(5-3),
 		}},
@@ -527,6 +545,71 @@ func refFreePath(p *engine.Position, sq engine.Square, c engine.Color) bool {
 		}
 	}
 	return true
+}
+
+// TestTrapDangerReference checks trap_danger_own and trap_danger_opp against
+// a plain reimplementation over squares and coordinates.
+func TestTrapDangerReference(t *testing.T) {
+	strength := []float64{1, 1.3, 1.6, 2, 2.5, 3.5}
+	dist := func(a, b engine.Square) int {
+		return max(a.File()-b.File(), b.File()-a.File()) + max(a.Rank()-b.Rank(), b.Rank()-a.Rank())
+	}
+	trapSquares := []engine.Square{18, 21, 42, 45}
+	var f [N]float32
+	for _, p := range randomPositions(1500, 5) {
+		Extract(&p, f[:])
+		// control[c][i]: colour c's influence at trap i minus the other's.
+		var control [2][4]float64
+		for sq := range engine.Square(64) {
+			pc := p.At(sq)
+			if pc == engine.NoPiece {
+				continue
+			}
+			for i, tr := range trapSquares {
+				w := []float64{0.5, 1, 0.5, 0}[min(dist(sq, tr), 3)]
+				control[pc.Color()][i] += w * strength[pc.Type()]
+				control[pc.Color().Other()][i] -= w * strength[pc.Type()]
+			}
+		}
+		var danger [2]float64
+		for sq := range engine.Square(64) {
+			pc := p.At(sq)
+			if pc == engine.NoPiece || pc.Type() == engine.Elephant {
+				continue
+			}
+			c := pc.Color()
+			worst := 0.0
+			for i, tr := range trapSquares {
+				if d := dist(sq, tr); d <= 2 {
+					worst = max(worst, []float64{1, 0.6, 0.3}[d]/(1+math.Exp(control[c][i])))
+				}
+			}
+			near := 3
+			for e := range engine.Square(64) {
+				q := p.At(e)
+				if q != engine.NoPiece && q.Color() != c && q.Type() > pc.Type() {
+					near = min(near, dist(sq, e))
+				}
+			}
+			switch near {
+			case 1:
+				danger[c] += float64(pieceValue[pc.Type()]) * worst
+			case 2:
+				danger[c] += float64(pieceValue[pc.Type()]) * worst / 2
+			}
+		}
+		for _, tt := range []struct {
+			name string
+			want float64
+		}{
+			{"trap_danger_own", danger[p.Side]},
+			{"trap_danger_opp", danger[p.Side.Other()]},
+		} {
+			if got := float64(f[Index(tt.name)]); math.Abs(got-tt.want) > 1e-4 {
+				t.Fatalf("%s: %s = %v, reference %v", p.String(), tt.name, got, tt.want)
+			}
+		}
+	}
 }
 
 func TestFreePathReference(t *testing.T) {
