@@ -486,25 +486,36 @@ func trapDanger(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[
 	}
 	var d float32
 	for t := rabbit; t < elephant; t++ {
-		for b := o.Bits[base+t] & trapArea; b != 0; b &= b - 1 {
-			sq := b.First()
-			var worst float32
-			for i := range traps {
-				if k := trapDist[i][sq]; k <= 2 {
-					worst = max(worst, loss[i]*dangerDist[k])
-				}
-			}
-			switch {
-			case enemyGE[t+1]&sq.Bit().Neighbors() != 0:
-			case enemyGE[t+1]&near2(sq) != 0:
-				worst /= 2
-			default:
-				continue
-			}
-			d += pieceValue[t] * worst
+		pieces := o.Bits[base+t] & trapArea
+		if pieces == 0 {
+			continue
 		}
+		beside := enemyGE[t+1].Neighbors()
+		full := pieces & beside
+		half := pieces &^ beside & beside.Neighbors()
+		if full|half == 0 {
+			continue
+		}
+		d += pieceValue[t] * (worstLoss(full, loss) + worstLoss(half, loss)/2)
 	}
 	return d
+}
+
+// worstLoss sums over the squares of b the worst of loss[i] times dangerDist
+// by the distance, over the traps i two steps or less from the square.
+func worstLoss(b engine.Bitboard, loss *[4]float32) float32 {
+	var s float32
+	for ; b != 0; b &= b - 1 {
+		sq := b.First()
+		var worst float32
+		for i := range traps {
+			if k := trapDist[i][sq]; k <= 2 {
+				worst = max(worst, loss[i]*dangerDist[k])
+			}
+		}
+		s += worst
+	}
+	return s
 }
 
 // The piece-square features: for each piece type from cat to elephant, in that
