@@ -103,6 +103,13 @@ func (sq Square) File() int { return int(sq) & 7 }
 // Rank returns 0 for rank 1 to 7 for rank 8.
 func (sq Square) Rank() int { return int(sq) >> 3 }
 
+// Distance returns the Manhattan distance from sq to to: the fewest single
+// steps between them on an empty board.
+func (sq Square) Distance(to Square) int {
+	df, dr := sq.File()-to.File(), sq.Rank()-to.Rank()
+	return max(df, -df) + max(dr, -dr)
+}
+
 // String returns the square's name, such as "d2".
 func (sq Square) String() string {
 	if sq < 0 || sq > 63 {

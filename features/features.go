@@ -278,8 +278,15 @@ var (
 	trapDist = func() (t [4][64]int8) {
 		for i, tr := range traps {
 			for sq := range engine.Square(64) {
-				t[i][sq] = int8(abs(sq.File()-tr.File()) + abs(sq.Rank()-tr.Rank()))
+				t[i][sq] = int8(sq.Distance(tr))
 			}
+		}
+		return t
+	}()
+	// trapRing[i][k] holds the squares k steps from trap i, k = 0, 1, 2.
+	trapRing = func() (t [4][3]engine.Bitboard) {
+		for i, tr := range traps {
+			t[i] = [3]engine.Bitboard{tr.Bit(), trapNbr[i], trapNear[i] &^ trapNbr[i] &^ tr.Bit()}
 		}
 		return t
 	}()
@@ -309,14 +316,6 @@ var (
 		return t
 	}()
 )
-
-// abs returns the absolute value of i.
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
-}
 
 // centreOffset is the distance of file or rank index i from the central two (3 and 4).
 func centreOffset(i int) int {
@@ -445,15 +444,15 @@ var (
 // distance.
 func trapInfluence(o *engine.Position, base int, i int) float32 {
 	var s float32
-	near := trapNear[i]
+	ring := &trapRing[i]
 	for t := range engine.NumTypes {
-		b := o.Bits[base+t] & near
+		b := o.Bits[base+t] & trapNear[i]
 		if b == 0 {
 			continue
 		}
-		s += influenceStrength[t] * (influenceDist[0]*float32((b&traps[i].Bit()).Count()) +
-			influenceDist[1]*float32((b&trapNbr[i]).Count()) +
-			influenceDist[2]*float32((b&^trapNbr[i]&^traps[i].Bit()).Count()))
+		s += influenceStrength[t] * (influenceDist[0]*float32((b&ring[0]).Count()) +
+			influenceDist[1]*float32((b&ring[1]).Count()) +
+			influenceDist[2]*float32((b&ring[2]).Count()))
 	}
 	return s
 }

@@ -52,18 +52,11 @@ func assign(as, rs []engine.Square, used uint) int {
 		if used>>j&1 != 0 {
 			continue
 		}
-		if d := distance(as[0], r); d < best {
+		if d := as[0].Distance(r); d < best {
 			best = min(best, d+assign(as[1:], rs, used|1<<j))
 		}
 	}
 	return best
-}
-
-// distance returns the Manhattan distance between two squares.
-func distance(a, b engine.Square) int {
-	df := int(a%8) - int(b%8)
-	dr := int(a/8) - int(b/8)
-	return max(df, -df) + max(dr, -dr)
 }
 
 // fewest returns the fewest steps, fewer than n, of a legal turn from pos
