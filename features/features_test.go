@@ -462,10 +462,6 @@ func TestAgainstReference(t *testing.T) {
 // (Manhattan distance) has at most one piece of side beside it.
 func exposureReference(p *engine.Position, side engine.Color) (exposed, draggable float64) {
 	values := [engine.NumTypes]float64{1, 1.5, 2, 3.5, 6.5, 10}
-	dist := func(a, b engine.Square) int {
-		df, dr := a.File()-b.File(), a.Rank()-b.Rank()
-		return max(df, -df) + max(dr, -dr)
-	}
 	for sq := range engine.Square(64) {
 		pc := p.At(sq)
 		if pc == engine.NoPiece || pc.Color() != side || pc.Type() == engine.Elephant {
@@ -490,7 +486,7 @@ func exposureReference(p *engine.Position, side engine.Color) (exposed, draggabl
 					guards++
 				}
 			}
-			if dist(sq, trap) <= 2 && guards <= 1 {
+			if sq.Distance(trap) <= 2 && guards <= 1 {
 				draggable += values[pc.Type()]
 				break
 			}
@@ -551,9 +547,6 @@ func refFreePath(p *engine.Position, sq engine.Square, c engine.Color) bool {
 // a plain reimplementation over squares and coordinates.
 func TestTrapDangerReference(t *testing.T) {
 	strength := []float64{1, 1.3, 1.6, 2, 2.5, 3.5}
-	dist := func(a, b engine.Square) int {
-		return max(a.File()-b.File(), b.File()-a.File()) + max(a.Rank()-b.Rank(), b.Rank()-a.Rank())
-	}
 	trapSquares := []engine.Square{18, 21, 42, 45}
 	var f [N]float32
 	for _, p := range randomPositions(1500, 5) {
@@ -566,7 +559,7 @@ func TestTrapDangerReference(t *testing.T) {
 				continue
 			}
 			for i, tr := range trapSquares {
-				w := []float64{0.5, 1, 0.5, 0}[min(dist(sq, tr), 3)]
+				w := []float64{0.5, 1, 0.5, 0}[min(sq.Distance(tr), 3)]
 				control[pc.Color()][i] += w * strength[pc.Type()]
 				control[pc.Color().Other()][i] -= w * strength[pc.Type()]
 			}
@@ -580,7 +573,7 @@ func TestTrapDangerReference(t *testing.T) {
 			c := pc.Color()
 			worst := 0.0
 			for i, tr := range trapSquares {
-				if d := dist(sq, tr); d <= 2 {
+				if d := sq.Distance(tr); d <= 2 {
 					worst = max(worst, []float64{1, 0.6, 0.3}[d]/(1+math.Exp(control[c][i])))
 				}
 			}
@@ -588,7 +581,7 @@ func TestTrapDangerReference(t *testing.T) {
 			for e := range engine.Square(64) {
 				q := p.At(e)
 				if q != engine.NoPiece && q.Color() != c && q.Type() > pc.Type() {
-					near = min(near, dist(sq, e))
+					near = min(near, sq.Distance(e))
 				}
 			}
 			switch near {
