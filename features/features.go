@@ -461,8 +461,30 @@ func trapInfluence(o *engine.Position, base int, i int) float32 {
 // the chance that a threatened own piece near it is lost there: the logistic
 // of minus the control, one half when the two are even.
 func loseChance(control float32) float32 {
-	return float32(1 / (1 + math.Exp(float64(control))))
+	i := int(control*loseSteps + loseRange*loseSteps + 0.5)
+	return loseTable[min(max(i, 0), len(loseTable)-1)]
 }
+
+const (
+	// loseSteps is how many entries loseTable has per unit of control:
+	// every control is a multiple of a twentieth (influenceStrength times
+	// influenceDist, each a multiple of 0.05), so the table holds each
+	// control's chance exactly.
+	loseSteps = 20
+	// loseRange bounds the controls in the table; beyond it the chance is
+	// within 1e-13 of 0 or 1.
+	loseRange = 32
+)
+
+// loseTable holds 1/(1+exp(x)) for x from -loseRange to loseRange in steps
+// of 1/loseSteps: loseChance looks the logistic up instead of taking an
+// exponential four times a position.
+var loseTable = func() (t [2*loseRange*loseSteps + 1]float32) {
+	for i := range t {
+		t[i] = float32(1 / (1 + math.Exp(float64(i-loseRange*loseSteps)/loseSteps)))
+	}
+	return t
+}()
 
 // dangerDist weighs a piece's danger by its distance from the trap: on it,
 // beside it, two steps away.
