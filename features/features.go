@@ -109,6 +109,9 @@ const (
 	// Pieces near a trap the other side controls (see trapDanger).
 	fTrapDangerOwn
 	fTrapDangerOpp
+	// Pieces the enemy can drag into a trap in few steps (see trapThreat).
+	fTrapThreatOwn
+	fTrapThreatOpp
 
 	// N is the number of features: the length of a feature vector.
 	N = iota
@@ -199,6 +202,8 @@ var names = [N]string{
 	fPSTElephantFileCF:   "elephant_file_cf",
 	fTrapDangerOwn:       "trap_danger_own",
 	fTrapDangerOpp:       "trap_danger_opp",
+	fTrapThreatOwn:       "trap_threat_own",
+	fTrapThreatOpp:       "trap_threat_opp",
 }
 
 // version is the feature-set version, computed once from the names.
@@ -424,11 +429,16 @@ func Extract(p *engine.Position, out []float32) {
 	for i := range traps {
 		lossOwn[i] = loseChance(trapInfluence(&o, 0, i) - trapInfluence(&o, oppBase, i))
 	}
-	out[fTrapDangerOwn] = trapDanger(&o, own, &lossOwn, &ge[opp])
+	var lossOpp [4]float32 // the same for the opponent's: logistic(-x) = 1 - logistic(x)
 	for i := range lossOwn {
-		lossOwn[i] = 1 - lossOwn[i] // the opponent's: logistic(-x) = 1 - logistic(x)
+		lossOpp[i] = 1 - lossOwn[i]
 	}
-	out[fTrapDangerOpp] = trapDanger(&o, opp, &lossOwn, &ge[own])
+	out[fTrapDangerOwn] = trapDanger(&o, own, &lossOwn, &ge[opp])
+	out[fTrapDangerOpp] = trapDanger(&o, opp, &lossOpp, &ge[own])
+
+	// Pieces the enemy can bring into a trap it holds, by the steps it needs.
+	out[fTrapThreatOwn] = trapThreat(&o, own, &lossOwn, &ge[opp], fOwn, fOpp)
+	out[fTrapThreatOpp] = trapThreat(&o, opp, &lossOpp, &ge[own], fOpp, fOwn)
 }
 
 // influenceStrength is how much a piece of each type weighs in the control

@@ -262,6 +262,22 @@ func TestKnownValues(t *testing.T) {
 		{"trap danger, no stronger enemy near", engine.Gold, "Dc4 ch4 Eh8", map[string]float64{
 			"trap_danger_own": 0,
 		}},
+		// The dog on c4 is the only guard of c3 (2 steps to push it in) and
+		// frozen beside the elephant; c3's control is 1.6 - 3.5/2.
+		{"trap threat, a frozen guard", engine.Gold, "Dc4 ed4 Eh8", map[string]float64{
+			"trap_threat_own": 2 * 61.0 / 64 / (1 + math.Exp(1.6-1.75)), "trap_threat_opp": 0,
+		}},
+		{"trap threat, silver view", engine.Silver, "Dc4 ed4 Eh8", map[string]float64{
+			"trap_threat_own": 0, "trap_threat_opp": 2 * 61.0 / 64 / (1 + math.Exp(1.6-1.75)),
+		}},
+		// The elephant needs a step to reach the dog, which runs freely
+		// (0.45). At c3 two guards: 2 + 4 + 1 - 2 = 5 steps, control 2.9;
+		// at c6 none: 4 + 1 = 5 steps, control 0.8, the worse. The cat on b3
+		// is 4 steps from the elephant (3, and one more): c3 in 2 + 4 + 4 - 2
+		// = 8 steps, the only trap 3 steps or less from it.
+		{"trap threat, guarded and further", engine.Gold, "Dc4 Cb3 ee4 Eh8", map[string]float64{
+			"trap_threat_own": 2*34.0/64/(1+math.Exp(0.8))*0.45 + 1.5*19.0/64/(1+math.Exp(2.9))*0.45,
+		}},
 		{"trap control, f6", engine.Gold, "Mf7 Re6 dg6", map[string]float64{
 			"trap_enemy_east": 1 + 0.5*(5-3),
 		}},
@@ -543,27 +559,65 @@ func refFreePath(p *engine.Position, sq engine.Square, c engine.Color) bool {
 	return true
 }
 
+// refTrapControl returns, for each colour c and trap i (c3, f3, c6, f6),
+// c's influence at the trap less the other colour's, from the definitions in
+// docs/features.md.
+func refTrapControl(p *engine.Position) [2][4]float64 {
+	strength := []float64{1, 1.3, 1.6, 2, 2.5, 3.5}
+	var control [2][4]float64
+	for sq := range engine.Square(64) {
+		pc := p.At(sq)
+		if pc == engine.NoPiece {
+			continue
+		}
+		for i, tr := range refTraps {
+			w := []float64{0.5, 1, 0.5, 0}[min(sq.Distance(tr), 3)]
+			control[pc.Color()][i] += w * strength[pc.Type()]
+			control[pc.Color().Other()][i] -= w * strength[pc.Type()]
+		}
+	}
+	return control
+}
+
+// refTraps lists the four traps, c3, f3, c6, f6.
+var refTraps = []engine.Square{18, 21, 42, 45}
+
+// refFrozen reports whether the piece on sq is frozen: beside a stronger
+// enemy piece and beside no piece of its own colour.
+func refFrozen(p *engine.Position, sq engine.Square) bool {
+	pc := p.At(sq)
+	stronger, friend := false, false
+	for _, n := range refNeighbours(sq) {
+		q := p.At(n)
+		switch {
+		case q == engine.NoPiece:
+		case q.Color() == pc.Color():
+			friend = true
+		case q.Type() > pc.Type():
+			stronger = true
+		}
+	}
+	return stronger && !friend
+}
+
+// refNeighbours lists the squares beside sq.
+func refNeighbours(sq engine.Square) []engine.Square {
+	var out []engine.Square
+	for n := range engine.Square(64) {
+		if n.Distance(sq) == 1 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // TestTrapDangerReference checks trap_danger_own and trap_danger_opp against
 // a plain reimplementation over squares and coordinates.
 func TestTrapDangerReference(t *testing.T) {
-	strength := []float64{1, 1.3, 1.6, 2, 2.5, 3.5}
-	trapSquares := []engine.Square{18, 21, 42, 45}
 	var f [N]float32
 	for _, p := range randomPositions(1500, 5) {
 		Extract(&p, f[:])
-		// control[c][i]: colour c's influence at trap i minus the other's.
-		var control [2][4]float64
-		for sq := range engine.Square(64) {
-			pc := p.At(sq)
-			if pc == engine.NoPiece {
-				continue
-			}
-			for i, tr := range trapSquares {
-				w := []float64{0.5, 1, 0.5, 0}[min(sq.Distance(tr), 3)]
-				control[pc.Color()][i] += w * strength[pc.Type()]
-				control[pc.Color().Other()][i] -= w * strength[pc.Type()]
-			}
-		}
+		control := refTrapControl(&p)
 		var danger [2]float64
 		for sq := range engine.Square(64) {
 			pc := p.At(sq)
@@ -572,7 +626,7 @@ func TestTrapDangerReference(t *testing.T) {
 			}
 			c := pc.Color()
 			worst := 0.0
-			for i, tr := range trapSquares {
+			for i, tr := range refTraps {
 				if d := sq.Distance(tr); d <= 2 {
 					worst = max(worst, []float64{1, 0.6, 0.3}[d]/(1+math.Exp(control[c][i])))
 				}
@@ -602,6 +656,92 @@ func TestTrapDangerReference(t *testing.T) {
 				t.Fatalf("%s: %s = %v, reference %v", p.String(), tt.name, got, tt.want)
 			}
 		}
+	}
+}
+
+// TestTrapThreatReference checks trap_threat_own and trap_threat_opp against
+// a plain reimplementation of their definition (docs/features.md) over
+// squares and coordinates.
+func TestTrapThreatReference(t *testing.T) {
+	steps := []float64{64, 62, 61, 58, 53, 34, 30, 22, 19, 9, 6}
+	var f [N]float32
+	threatened := 0
+	for _, p := range randomPositions(1500, 9) {
+		Extract(&p, f[:])
+		control := refTrapControl(&p)
+		var threat [2]float64
+		for sq := range engine.Square(64) {
+			pc := p.At(sq)
+			if pc == engine.NoPiece || pc.Type() == engine.Elephant {
+				continue
+			}
+			c := pc.Color()
+			// The steps the nearest stronger enemy piece needs to stand beside it.
+			attack, beside := 99, false
+			for e := range engine.Square(64) {
+				q := p.At(e)
+				if q == engine.NoPiece || q.Color() == c || q.Type() <= pc.Type() {
+					continue
+				}
+				n := e.Distance(sq) - 1
+				if refFrozen(&p, e) {
+					n++
+				}
+				attack = min(attack, n)
+				beside = beside || e.Distance(sq) == 1
+			}
+			if attack > 3 {
+				continue
+			}
+			if attack == 3 {
+				attack = 4
+			}
+			worst := 0.0
+			for i, tr := range refTraps {
+				k := sq.Distance(tr)
+				if k > 3 {
+					continue
+				}
+				guards := 0
+				for g := range engine.Square(64) {
+					if q := p.At(g); q != engine.NoPiece && q.Color() == c && g.Distance(tr) <= 1 {
+						guards++
+					}
+				}
+				n := 2*k + 2*guards + attack
+				if k <= 1 {
+					n -= 2
+				}
+				if n <= 10 {
+					worst = max(worst, steps[n]/64/(1+math.Exp(control[c][i])))
+				}
+			}
+			free := 0.45
+			if beside {
+				free = 0.65
+				if refFrozen(&p, sq) {
+					free = 1
+				}
+			}
+			if worst > 0 {
+				threatened++
+			}
+			threat[c] += float64(pieceValue[pc.Type()]) * worst * free
+		}
+		for _, tt := range []struct {
+			name string
+			want float64
+		}{
+			{"trap_threat_own", threat[p.Side]},
+			{"trap_threat_opp", threat[p.Side.Other()]},
+		} {
+			if got := float64(f[Index(tt.name)]); math.Abs(got-tt.want) > 1e-4 {
+				t.Fatalf("%s: %s = %v, reference %v", p.String(), tt.name, got, tt.want)
+			}
+		}
+	}
+	if threatened < 1500 {
+		t.Errorf("%d threatened pieces in 1,500 positions: the positions test too little", threatened)
 	}
 }
 

