@@ -556,9 +556,8 @@ func TestBestReplies(t *testing.T) {
 // moves take a small part of the time, and the next ones by their one-turn
 // value get their two-turn values too. A search bounded by simulations does
 // not widen (it has no deadline), and a one-turn scan reports no deep scan.
-// The search gets 10 s, twice what a quiet machine needs: with the tests of
-// other packages sharing the cores, 5 s once left the scan short of its
-// first 54 moves.
+// The search gets 10 s: 5 s once left the scan short of its first 54 moves
+// with games and the tests of other packages sharing the two cores.
 func TestDeepWidens(t *testing.T) {
 	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
 	for _, tc := range []struct {
