@@ -75,8 +75,7 @@ func trapThreat(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[
 		if attackers == 0 || pieces == 0 {
 			continue
 		}
-		reach := attackReach(attackers&^enemyFrozen, attackers&enemyFrozen)
-		beside := attackers.Neighbors()
+		reach, beside := attackReach(attackers&^enemyFrozen, attackers&enemyFrozen)
 		for pieces &= reach[threatAttack]; pieces != 0; pieces &= pieces - 1 {
 			sq := pieces.First()
 			attack := 0
@@ -118,14 +117,14 @@ func trapThreat(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[
 // steps or fewer: its distance to the square less one, one more when it is
 // frozen. On an empty board the steps between two squares are their
 // Manhattan distance, so each ring is the one before and its neighbours.
-func attackReach(free, held engine.Bitboard) [threatAttack + 1]engine.Bitboard {
-	var reach [threatAttack + 1]engine.Bitboard
+// beside holds the squares beside any of the pieces, frozen or not.
+func attackReach(free, held engine.Bitboard) (reach [threatAttack + 1]engine.Bitboard, beside engine.Bitboard) {
 	u, f := free.Neighbors(), held.Neighbors() // distance 1
-	reach[0] = u
+	reach[0], beside = u, u|f
 	for n := 1; n <= threatAttack; n++ {
 		u |= u.Neighbors()
 		reach[n] = u | f
 		f |= f.Neighbors()
 	}
-	return reach
+	return reach, beside
 }
