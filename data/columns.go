@@ -45,7 +45,7 @@ func ColumnsOf(rec arrow.Record) (*Columns, error) {
 		return nil, fmt.Errorf("record has %d columns, want %d", sc.NumFields(), NumCols)
 	}
 	ft, ok := sc.Field(ColFeatures).Type.(*arrow.FixedSizeListType)
-	if !ok || !sameFields(sc, arrow.NewSchema(fields(int(ft.Len())), nil)) {
+	if !ok || !sameFields(sc, arrow.NewSchema(fields(int(ft.Len())), nil), false) {
 		return nil, fmt.Errorf("record is not of the dataset schema: %v", sc)
 	}
 	// The types are known now: the assertions cannot fail.

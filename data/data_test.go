@@ -579,11 +579,36 @@ func TestFeatureVersionMismatch(t *testing.T) {
 	m.FeatureVersion = "f1-111111111111"
 	c := writeShard(t, filepath.Join(dir, "c.arrow"), m, WriterOptions{}, []Row{{Turn: 2, Result: 1, PliesLeft: 1, Features: []float32{1, 2}, Termination: "goal"}})
 	if _, err := Open(a, c); err == nil {
-		t.Error("Open of shards with 36 and 2 features: no error")
+		t.Errorf("Open of shards with %d and 2 features: no error", len(testMeta(0).FeatureNames))
 	}
 	got, err := ReadRows(c)
 	if err != nil || len(got) != 1 || !slices.Equal(got[0].Features, []float32{1, 2}) {
 		t.Errorf("ReadRows of the 2-feature shard: %v, %v", got, err)
+	}
+
+	// OpenMixed reads them all, each batch with its own file's features.
+	r, err := OpenMixed(a, b, c)
+	if err != nil {
+		t.Fatalf("OpenMixed of three feature sets: %v", err)
+	}
+	defer r.Close()
+	var widths []int
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("OpenMixed: Next: %v", err)
+		}
+		cols, err := ColumnsOf(rec)
+		if err != nil {
+			t.Fatalf("OpenMixed: file %d: %v", r.File(), err)
+		}
+		widths = append(widths, cols.NumFeatures)
+	}
+	if n := len(testMeta(0).FeatureNames); !slices.Equal(widths, []int{n, n, 2}) {
+		t.Errorf("OpenMixed: batches of %v features, want %d, %d and 2", widths, n, n)
 	}
 }
 

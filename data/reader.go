@@ -81,9 +81,20 @@ func Open(paths ...string) (*Reader, error) {
 	return openWith(openOptions{}, paths...)
 }
 
+// OpenMixed is Open for readers that compute every row's features from its
+// board (comparison training, training with the features recomputed): the
+// files may hold different feature sets, such as labels scored before the
+// feature set changed, so their feature versions and the length of their
+// features column may differ. Everything else is checked as Open checks it,
+// and Schema returns the first file's.
+func OpenMixed(paths ...string) (*Reader, error) {
+	return openWith(openOptions{mixedFeatures: true}, paths...)
+}
+
 // openOptions are internal settings of Open, for tests and benchmarks.
 type openOptions struct {
-	noChecksum bool // skip the checksum files
+	noChecksum    bool // skip the checksum files
+	mixedFeatures bool // allow files of different feature sets (see OpenMixed)
 }
 
 // openWith is Open with options.
@@ -122,11 +133,11 @@ func openWith(opt openOptions, paths ...string) (*Reader, error) {
 	r.schema = shards[0].fr.Schema()
 	first := shards[0]
 	for _, s := range shards[1:] {
-		if s.meta.FeatureVersion != first.meta.FeatureVersion {
+		if !opt.mixedFeatures && s.meta.FeatureVersion != first.meta.FeatureVersion {
 			r.Close()
 			return nil, fmt.Errorf("%s: feature version %q, but %s has %q", s.path, s.meta.FeatureVersion, first.path, first.meta.FeatureVersion)
 		}
-		if !sameFields(s.fr.Schema(), r.schema) {
+		if !sameFields(s.fr.Schema(), r.schema, opt.mixedFeatures) {
 			r.Close()
 			return nil, fmt.Errorf("%s: schema differs from that of %s", s.path, first.path)
 		}
@@ -269,7 +280,7 @@ func (s *shard) check() (err error) {
 	if s.meta, err = metaFrom(schema.Metadata()); err != nil {
 		return fmt.Errorf("%s: %w", s.path, err)
 	}
-	if !sameFields(schema, Schema(s.meta.FeatureNames)) {
+	if !sameFields(schema, Schema(s.meta.FeatureNames), false) {
 		return fmt.Errorf("%s: not the dataset schema (format %s, %d features): %s", s.path, Format, len(s.meta.FeatureNames), schemaDiff(schema, Schema(s.meta.FeatureNames)))
 	}
 	return nil
@@ -291,14 +302,27 @@ func schemaDiff(a, b *arrow.Schema) string {
 	return "the same fields"
 }
 
-// sameFields reports whether the schemas have the same field names and types.
-func sameFields(a, b *arrow.Schema) bool {
+// sameFields reports whether the schemas have the same field names and types;
+// with anyFeatures, the features columns may be lists of any length.
+func sameFields(a, b *arrow.Schema, anyFeatures bool) bool {
 	if a.NumFields() != b.NumFields() {
 		return false
 	}
 	for i := range a.NumFields() {
 		fa, fb := a.Field(i), b.Field(i)
-		if fa.Name != fb.Name || !arrow.TypeEqual(fa.Type, fb.Type) {
+		if fa.Name != fb.Name {
+			return false
+		}
+		if anyFeatures && i == ColFeatures {
+			// Lists of float32 of any length.
+			la, oka := fa.Type.(*arrow.FixedSizeListType)
+			lb, okb := fb.Type.(*arrow.FixedSizeListType)
+			if !oka || !okb || !arrow.TypeEqual(la.Elem(), lb.Elem()) {
+				return false
+			}
+			continue
+		}
+		if !arrow.TypeEqual(fa.Type, fb.Type) {
 			return false
 		}
 	}

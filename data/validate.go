@@ -37,7 +37,7 @@ func validateRecord(rec arrow.Record, first int64) (err error) {
 		return fmt.Errorf("record has %d columns, want %d", sc.NumFields(), NumCols)
 	}
 	ft, ok := sc.Field(ColFeatures).Type.(*arrow.FixedSizeListType)
-	if !ok || !sameFields(sc, arrow.NewSchema(fields(int(ft.Len())), nil)) {
+	if !ok || !sameFields(sc, arrow.NewSchema(fields(int(ft.Len())), nil), false) {
 		return fmt.Errorf("record is not of the dataset schema: %v", sc)
 	}
 	n := int(rec.NumRows())

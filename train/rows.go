@@ -29,8 +29,9 @@ type RowOptions struct {
 	MaxRows int64
 	// RecomputeFeatures recomputes every row's features from its board with
 	// the current features package, instead of reading the features column;
-	// so data of an older feature set serves a newer one. Without it, data
-	// of a feature set other than the current one is an error.
+	// so data of older feature sets, mixed or not, serves a newer one.
+	// Without it, data of a feature set other than the current one is an
+	// error.
 	RecomputeFeatures bool
 	// CheapWeight is the weight of the rows whose search was the cheap one
 	// (full_search false; playout-cap randomization), in [0, 1].
@@ -86,7 +87,14 @@ func openShards(paths []string, opt RowOptions) (*shards, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no data files given")
 	}
-	r, err := data.Open(paths...)
+	open := data.Open
+	if opt.RecomputeFeatures {
+		// The features column is never read: shards of any feature sets
+		// serve, mixed (labels scored before a change of the feature set
+		// among them).
+		open = data.OpenMixed
+	}
+	r, err := open(paths...)
 	if err != nil {
 		return nil, err
 	}

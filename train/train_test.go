@@ -462,7 +462,7 @@ func TestMetrics(t *testing.T) {
 
 // TestRecomputeFeatures writes shards of another feature set: refused
 // without recomputing, and with it the features come from the boards and
-// match those self-play stored.
+// match those self-play stored, also with shards of the current set mixed in.
 func TestRecomputeFeatures(t *testing.T) {
 	dir := t.TempDir()
 	rows, err := data.ReadRows(filepath.Join(selfPlayDir, "shard-00000.arrow"))
@@ -503,6 +503,21 @@ func TestRecomputeFeatures(t *testing.T) {
 		got := l.Train.X[i*features.N : (i+1)*features.N]
 		if want := stored[row.GameID<<16|uint64(row.Turn)<<1|uint64(row.Side)]; !slices.Equal(got, want) {
 			t.Fatalf("row %d: recomputed %v, stored %v", i, got, want)
+		}
+	}
+	// Shards of the old and the current feature set, mixed: the rows of both
+	// serve, each with the features of its board.
+	l, err = Load(context.Background(), []string{path, filepath.Join(selfPlayDir, "shard-00000.arrow")}, opt, 2, nil)
+	if err != nil {
+		t.Fatalf("old and current feature sets mixed: %v", err)
+	}
+	if l.Train.Rows() != 2*len(rows) {
+		t.Fatalf("mixed: %d rows, want %d", l.Train.Rows(), 2*len(rows))
+	}
+	for i, row := range rows {
+		got := l.Train.X[(len(rows)+i)*features.N : (len(rows)+i+1)*features.N]
+		if want := stored[row.GameID<<16|uint64(row.Turn)<<1|uint64(row.Side)]; !slices.Equal(got, want) {
+			t.Fatalf("mixed, row %d of the current shard: %v, stored %v", i, got, want)
 		}
 	}
 }
