@@ -18,7 +18,7 @@ func fullMinimax(t *tree, n *node) float32 {
 	for i := range n.nedges {
 		e := t.edges.at(n.edges + int64(i))
 		if e.counts.Load()>>32 > 0 {
-			m = max(m, math.Float32frombits(e.m.Load()))
+			m = max(m, e.m())
 		}
 	}
 	return m

@@ -272,7 +272,7 @@ func (sr *search) mostVisitedPath(cands []moveCand) int {
 				continue // a third repetition
 			}
 			v := int32(e.counts.Load() >> 32)
-			q := math.Float32frombits(e.q.Load())
+			q := e.q()
 			if v > bestVisits || v == bestVisits && q > bestQ {
 				best, bestVisits, bestQ = n.edges+i, v, q
 			}

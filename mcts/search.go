@@ -461,17 +461,21 @@ func (w *worker) backup(value float32, vl int32) {
 		if e.endsTurn() {
 			value, q, p, m = -value, -q, -p, -m
 		}
-		had = e.counts.Load()>>32 > 0
-		old = math.Float32frombits(e.m.Swap(math.Float32bits(m)))
+		// The edge's visit first, then its two values in one swap: each is
+		// an atomic write to a line other threads read, and the visits the
+		// add returns tell whether the edge counted in the parent's minimax
+		// value before.
+		var ec uint64
+		if w.path[i-1] == w.sr.root {
+			ec = e.counts.Add(1 << 32)
+		} else {
+			ec = e.counts.Add(1<<32 - uint64(vl))
+		}
+		had = ec>>32 > 1
+		old = math.Float32frombits(uint32(e.qm.Swap(packQM(q, m)) >> 32))
 		now = m
-		e.q.Store(math.Float32bits(q))
 		if p != 0 {
 			e.proven.Store(p)
-		}
-		if w.path[i-1] == w.sr.root {
-			e.counts.Add(1 << 32)
-		} else {
-			e.counts.Add(1<<32 - uint64(vl))
 		}
 	}
 }
@@ -545,7 +549,7 @@ func (w *worker) minimax(n *node, p int32) float32 {
 		if e.counts.Load()>>32 == 0 {
 			continue
 		}
-		m = max(m, math.Float32frombits(e.m.Load()))
+		m = max(m, e.m())
 	}
 	n.mm.Store(math.Float32bits(m))
 	return m
@@ -661,9 +665,10 @@ func (w *worker) selectEdge(n *node, isRoot bool, turn *engine.Turn) int64 {
 				continue
 			}
 			if ev+el > 0 {
-				q = (math.Float32frombits(e.q.Load())*float32(ev) - float32(el)) / float32(ev+el)
+				qm := e.qm.Load()
+				q = (math.Float32frombits(uint32(qm))*float32(ev) - float32(el)) / float32(ev+el)
 				if ev > 0 && mix > 0 {
-					q = (1-mix)*q + mix*math.Float32frombits(e.m.Load())
+					q = (1-mix)*q + mix*math.Float32frombits(uint32(qm>>32))
 				}
 				nc = float32(ev + el)
 			}
@@ -773,14 +778,11 @@ func (w *worker) expand(n *node, turn *engine.Turn) float32 {
 		w.order = order
 		edges := sr.t.edges.slice(first, int32(count))
 		for k, i := range order {
-			e := &edges[k]
-			e.step = w.steps[i]
-			e.prior = priors[i]
-			e.child.Store(0)
-			e.counts.Store(0)
-			e.q.Store(0)
-			e.m.Store(0)
-			e.proven.Store(0)
+			// Plain writes: no other thread reads these edges before the
+			// node's status publishes them below, and an atomic store
+			// apiece (five an edge) cost a noticeable share of each
+			// expansion.
+			edges[k] = edge{step: w.steps[i], prior: priors[i]}
 		}
 		n.edges, n.nedges = first, int32(count)
 		var proven bool

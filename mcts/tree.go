@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -154,9 +155,22 @@ type edge struct {
 	child  atomic.Int32  // node index + 1, 0 until first taken (see maxTreeNodes)
 	proven atomic.Int32  // +1 the child is a proven win for the side to move here, -1 a loss
 	counts atomic.Uint64 // visits << 32 | virtual losses
-	q      atomic.Uint32 // float32 bits: the child's value for the side to move here
-	m      atomic.Uint32 // float32 bits: the child's minimax value for the side to move here
+	// qm holds two float32s' bits for the side to move here: the child's
+	// mean value in the low 32 bits, its minimax value in the high 32. A
+	// backup writes both with one atomic swap (see packQM).
+	qm atomic.Uint64
 }
+
+// packQM packs a mean value q and a minimax value m into an edge's qm word.
+func packQM(q, m float32) uint64 {
+	return uint64(math.Float32bits(m))<<32 | uint64(math.Float32bits(q))
+}
+
+// q returns the child's mean value as the edge's last backup left it.
+func (e *edge) q() float32 { return math.Float32frombits(uint32(e.qm.Load())) }
+
+// m returns the child's minimax value as the edge's last backup left it.
+func (e *edge) m() float32 { return math.Float32frombits(uint32(e.qm.Load() >> 32)) }
 
 // maxTreeNodes bounds a tree's nodes (Config.MaxNodes): an edge keeps its
 // child's index in 32 bits.
