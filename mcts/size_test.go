@@ -24,6 +24,27 @@ func TestLayout(t *testing.T) {
 	}
 }
 
+// TestPackQM: an edge's word gives back the mean and the minimax value it
+// was written with, bit for bit, each from its own half (signed zeros and
+// the extremes included).
+func TestPackQM(t *testing.T) {
+	tests := []struct{ q, m float32 }{
+		{0, 0},
+		{0.25, -0.75},
+		{-1, 1},
+		{float32(math.Copysign(0, -1)), 0},
+		{0, float32(math.Copysign(0, -1))},
+		{math.MaxFloat32, -math.SmallestNonzeroFloat32},
+	}
+	for _, tc := range tests {
+		var e edge
+		e.qm.Store(packQM(tc.q, tc.m))
+		if q, m := e.q(), e.m(); math.Float32bits(q) != math.Float32bits(tc.q) || math.Float32bits(m) != math.Float32bits(tc.m) {
+			t.Errorf("packQM(%v, %v): read back q %v, m %v", tc.q, tc.m, q, m)
+		}
+	}
+}
+
 // TestTreeSizedToBudget: a searcher that leaves MaxNodes to its default
 // makes a tree large enough for a budget of simulations beyond the default
 // tree (a simulation adds at most one node), and a new one when a reused
