@@ -594,3 +594,77 @@ func TestDeepWidens(t *testing.T) {
 		t.Errorf("the one-turn scan: %v, deep %+v; want no deep scan", err, r.Deep)
 	}
 }
+
+// TestOrderDeep checks the order in which the deep scan values its moves:
+// the tree's choice first while its one-turn value is within scanMargin of
+// the best, otherwise by one-turn value like the others, so that a scan cut
+// short by the time values the moves best at one turn.
+func TestOrderDeep(t *testing.T) {
+	// cands by index in the tree (-1 for none), with one-turn values.
+	tests := []struct {
+		name  string
+		cand  []int
+		first []float32
+		pick  int
+		want  []int // the tree's candidates in the order wanted
+	}{
+		{"the tree's choice the best", []int{0, 1, -1}, []float32{0.2, 0.1, 0.15}, 0, []int{0, -1, 1}},
+		{"the tree's choice within the margin", []int{-1, 1, 0}, []float32{0.2, 0.1, 0.2 - scanMargin}, 0, []int{0, -1, 1}},
+		{"the tree's choice below the margin", []int{-1, 1, 0}, []float32{0.2, 0.1, 0.2 - 2*scanMargin}, 0, []int{-1, 0, 1}},
+		{"a piece left to the opponent", []int{2, -1, 0, 1}, []float32{0.01, 0.05, -0.3, 0.04}, 0, []int{-1, 1, 2, 0}},
+	}
+	for _, tc := range tests {
+		list := make([]deepCand, len(tc.cand))
+		for k := range list {
+			list[k] = deepCand{cand: tc.cand[k], first: tc.first[k]}
+		}
+		orderDeep(list, tc.pick)
+		got := make([]int, len(list))
+		for k, d := range list {
+			got[k] = d.cand
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: order %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPickIn checks that the deep scan's choice is the tree's candidate
+// when there is one, and otherwise a candidate added with the move's
+// deepest value.
+func TestPickIn(t *testing.T) {
+	p := build(t, engine.Gold, "Ed4 cc4 ra8 rh8 Ra1 Rh1")
+	gen := engine.NewMoveGen()
+	if n := gen.Generate(&p, nil); n < 2 {
+		t.Fatalf("%d moves", n)
+	}
+	cands := []moveCand{{child: -1}, {child: -1}}
+	tests := []struct {
+		name  string
+		d     deepCand
+		want  int
+		q     float32
+		added bool
+	}{
+		{"the tree's candidate", deepCand{gen: 0, cand: 1, first: 0.3}, 1, 0, false},
+		{"one-turn value", deepCand{gen: 0, cand: -1, first: 0.3}, 2, 0.3, true},
+		{"two-turn value", deepCand{gen: 1, cand: -1, first: 0.3, second: 0.1, done: true}, 3, 0.1, true},
+		{"three-turn value", deepCand{gen: 1, cand: -1, first: 0.3, second: 0.1, done: true, third: -0.2, checked: true}, 4, -0.2, true},
+	}
+	for _, tc := range tests {
+		n := len(cands)
+		got := tc.d.pickIn(&cands, gen)
+		if got != tc.want {
+			t.Errorf("%s: index %d, want %d", tc.name, got, tc.want)
+		}
+		if added := len(cands) > n; added != tc.added {
+			t.Fatalf("%s: added %v, want %v", tc.name, added, tc.added)
+		}
+		if tc.added {
+			c := cands[got]
+			if c.q != tc.q || c.child != -1 || !slices.Equal(c.steps, gen.Steps(tc.d.gen, nil)) {
+				t.Errorf("%s: added %+v, want the move's steps and q %v", tc.name, c, tc.q)
+			}
+		}
+	}
+}
