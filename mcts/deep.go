@@ -171,7 +171,17 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 		}
 		list[k].cand = j
 	}
-	orderDeep(list, pick)
+	// The tree's choice first, then by one-turn value: a good first value
+	// makes the cuts of the others early.
+	slices.SortStableFunc(list, func(a, b deepCand) int {
+		if (a.cand == pick) != (b.cand == pick) {
+			if a.cand == pick {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.first, a.first)
+	})
 	stats := &DeepStats{}
 	sr.deepStats = stats
 	defer func() { stats.Listed, stats.Valued, stats.Verified = deepCounts(list) }()
@@ -190,9 +200,7 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	}
 	best := dv.best
 	if best == -2 {
-		// No move got its two-turn value in the time: the best by the
-		// one-turn value, unless the tree's choice is within the margin.
-		return list[0].pickIn(cands, gen)
+		return pick
 	}
 	// A search bounded by time that has time left widens the scan: the
 	// next deepMoves moves by their one-turn value get their two-turn
@@ -250,48 +258,11 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 			choice, choiceVisits = k, visits
 		}
 	}
-	return list[choice].pickIn(cands, gen)
-}
-
-// orderDeep sorts the deep scan's moves into the order in which it values
-// them: the tree's choice (the candidate pick) first, then by one-turn
-// value, as a good first value makes the cuts of the others early. A tree's
-// choice more than scanMargin below the best one-turn value (a loss that the
-// tree's capture search missed) takes its place by that value instead:
-// where the replies are slow to scan and the time runs out after a few
-// moves, the moves valued are then the best at one turn, not a move that
-// loses a piece.
-func orderDeep(list []deepCand, pick int) {
-	top := float32(-2)
-	for _, d := range list {
-		top = max(top, d.first)
-	}
-	treeFirst := slices.ContainsFunc(list, func(d deepCand) bool { return d.cand == pick && d.first >= top-scanMargin })
-	slices.SortStableFunc(list, func(a, b deepCand) int {
-		if treeFirst && (a.cand == pick) != (b.cand == pick) {
-			if a.cand == pick {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(b.first, a.first)
-	})
-}
-
-// pickIn returns the index in cands of the move d, added to cands (valued
-// by its deepest value) when the tree has no such candidate; gen generated
-// the move.
-func (d *deepCand) pickIn(cands *[]moveCand, gen *engine.MoveGen) int {
+	d := list[choice]
 	if d.cand >= 0 {
 		return d.cand
 	}
-	q := d.first
-	if d.checked {
-		q = d.third
-	} else if d.done {
-		q = d.second
-	}
-	*cands = append(*cands, moveCand{steps: gen.Steps(d.gen, nil), child: -1, q: q})
+	*cands = append(*cands, moveCand{steps: gen.Steps(d.gen, nil), child: -1, q: value(&d)})
 	return len(*cands) - 1
 }
 
