@@ -170,14 +170,21 @@ func (sr *search) result(start time.Time) (*Result, error) {
 	root := sr.t.node(sr.root)
 	cands := sr.moves(sr.root, sr.rootTurn, sr.hist)
 	if len(cands) == 0 {
-		// Nothing finished a turn (a tiny budget): take the first legal move,
-		// a single step when one is legal (generated alone, it is the same
-		// first move as in the generation of all of them).
+		// Nothing finished a turn (a tiny budget): the moves of a single
+		// step are the candidates (every move when none is legal), and the
+		// best of them by its one-turn value is played (see staticBest).
 		g := s.gen
-		if g.GenerateUpTo(&sr.rootTurn.Pos, sr.hist, 1) == 0 && g.Generate(&sr.rootTurn.Pos, sr.hist) == 0 {
+		n := g.GenerateUpTo(&sr.rootTurn.Pos, sr.hist, 1)
+		if n == 0 {
+			n = g.Generate(&sr.rootTurn.Pos, sr.hist)
+		}
+		if n == 0 {
 			return nil, ErrGameOver
 		}
-		cands = []moveCand{{steps: g.Steps(0, nil), child: -1}}
+		cands = make([]moveCand, n)
+		for i := range cands {
+			cands[i] = moveCand{steps: g.Steps(i, nil), child: -1}
+		}
 	}
 	pick := sr.mostVisitedPath(cands)
 	if s.cfg.Temperature > 0 && len(cands) > 1 && cands[0].proven == 0 {
@@ -187,6 +194,9 @@ func (sr *search) result(start time.Time) (*Result, error) {
 			open--
 		}
 		pick = sampleByVisits(rand.New(rand.NewPCG(s.cfg.Seed^0x5851F42D4C957F2D, s.searches)), cands[:open], s.cfg.Temperature)
+	}
+	if cands[pick].visits == 0 && cands[pick].proven == 0 {
+		pick = sr.staticBest(cands)
 	}
 	if sr.scans() && cands[pick].proven == 0 {
 		if sr.deepScans() {
@@ -242,6 +252,32 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		child = cs[0].child
 	}
 	return res, nil
+}
+
+// staticBest returns the index in cands of the move with the best one-turn
+// value (the evaluation after the opponent's best capture line, a goal the
+// opponent reaches a loss), proven losses last. It chooses where the search
+// gave the move it would play no visit of its own: with a tiny budget (below
+// about 40 visits from the opening) no complete move is visited, and the
+// first one the tree holds, which the visits and values cannot tell from the
+// others, can be a rabbit stepped into a trap.
+func (sr *search) staticBest(cands []moveCand) int {
+	w := sr.newWorker()
+	best, bestV := 0, float32(-3)
+	for i, c := range cands {
+		if c.proven < 0 {
+			continue
+		}
+		t := sr.rootTurn
+		for _, st := range c.steps {
+			t.Play(st)
+		}
+		q := t.End()
+		if v := w.turnEndValue(&q, w.capture); v > bestV {
+			best, bestV = i, v
+		}
+	}
+	return best
 }
 
 // mostVisitedPath returns the index in cands of the move the search plays: a

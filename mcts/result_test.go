@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -121,5 +122,32 @@ func TestUniformPriors(t *testing.T) {
 			t.Errorf("heuristic priors: all %d nodes have uniform priors", nodes)
 		}
 		t.Logf("%s priors: %d nodes expanded, %d with uneven priors", mode, nodes, uneven)
+	}
+}
+
+// TestTinyBudgetKeepsPieces searches a setup whose rabbit on c2 stands beside
+// the empty trap on c3 with budgets too small for any complete move to get a
+// visit of its own: the move played must still not step a piece onto a trap
+// to die (with the first move the tree held, 16 visits played Rc2n Rc3x).
+func TestTinyBudgetKeepsPieces(t *testing.T) {
+	p, err := engine.ParsePosition("g [rrrrrrrrhdcemcdh                                HDRMECDHRRCRRRRR]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, visits := range []int{1, 4, 16, 32} {
+		t.Run(fmt.Sprint(visits), func(t *testing.T) {
+			s := newTestSearcher(t, Config{Visits: visits, Seed: 1})
+			res, err := s.Search(context.Background(), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tn := engine.NewTurn(p)
+			for _, st := range res.Steps {
+				tn.Play(st)
+			}
+			if got := tn.Pos.Occ[engine.Gold].Count(); got != 16 {
+				t.Fatalf("move %q leaves Gold %d pieces, want 16", res.Move, got)
+			}
+		})
 	}
 }
