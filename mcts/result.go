@@ -256,7 +256,8 @@ func (sr *search) result(start time.Time) (*Result, error) {
 
 // staticBest returns the index in cands of the move with the best one-turn
 // value (the evaluation after the opponent's best capture line, a goal the
-// opponent reaches a loss), proven losses last. It chooses where the search
+// opponent reaches a loss), a proven loss only when every move is one
+// (index 0 then). It chooses where the search
 // gave the move it would play no visit of its own: with a tiny budget (below
 // about 40 visits from the opening) no complete move is visited, and the
 // first one the tree holds, which the visits and values cannot tell from the
