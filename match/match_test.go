@@ -323,9 +323,6 @@ func TestPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 64 visits: below about 40 no complete move gets a visit of its own and
-	// the search plays the first one the tree holds, which can step a rabbit into a
-	// trap (generation 0 then lost a game to the random mover).
 	var players []Player
 	for g := range 2 {
 		w.Generation = g
@@ -333,7 +330,7 @@ func TestPool(t *testing.T) {
 		if err := w.Save(path); err != nil {
 			t.Fatal(err)
 		}
-		players = append(players, player(t, path+",visits=64"))
+		players = append(players, player(t, path+",visits=16"))
 	}
 	players = append(players, player(t, "random"))
 	out := filepath.Join(dir, "pool")

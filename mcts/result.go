@@ -256,12 +256,12 @@ func (sr *search) result(start time.Time) (*Result, error) {
 
 // staticBest returns the index in cands of the move with the best one-turn
 // value (the evaluation after the opponent's best capture line, a goal the
-// opponent reaches a loss), a proven loss only when every move is one
-// (index 0 then). It chooses where the search
-// gave the move it would play no visit of its own: with a tiny budget (below
-// about 40 visits from the opening) no complete move is visited, and the
-// first one the tree holds, which the visits and values cannot tell from the
-// others, can be a rabbit stepped into a trap.
+// opponent reaches a loss), a proven loss only when every move is one (index
+// 0 then). It chooses where the search gave the move it would play no visit
+// of its own: with a tiny budget (below about 40 visits from the opening) no
+// complete move is visited, and the first one the tree holds, which the
+// visits and values cannot tell from the others, can be a rabbit stepped
+// into a trap.
 func (sr *search) staticBest(cands []moveCand) int {
 	w := sr.newWorker()
 	best, bestV := 0, float32(-3)
