@@ -69,10 +69,16 @@ const (
 	// played there (docs/strength.md, the twentieth round).
 	deepFirstShare = 60
 	// deepDefence bounds the states that the goal defence of one deep scan
-	// walks and searches (see goalWon), about a tenth of a second where many
-	// replies threaten a goal that is hard to stop: the rest of the scan's
-	// time is the replies'.
-	deepDefence = 1 << 20
+	// walks and searches (see goalWon), about a second and a half where
+	// many replies threaten a goal that is hard to stop; a search bounded
+	// by time is bounded by its deadline first. Past it the threats of the
+	// moves left are taken as stopped, and those moves look better than
+	// the ones whose threats were examined: at 2^20 (about a tenth of a
+	// second) a position of the games against Sharp spent it on 46 moves
+	// that each lost to a goal, and played the 47th, whose reply scan had
+	// no budget left to see the same goal (docs/strength.md, the thirtieth
+	// round).
+	deepDefence = 1 << 24
 )
 
 // deepCand is a move searched by the deep scan.

@@ -1,8 +1,6 @@
 package mcts
 
 import (
-	"slices"
-
 	"github.com/arimaalab/arimaalab/engine"
 )
 
@@ -32,8 +30,11 @@ type goalDefence struct {
 	goal  *goalSearch
 	start engine.Position
 	// lines holds, for each goal line found, the squares that decide
-	// whether it can be played (see lineSquares).
-	lines []engine.Bitboard
+	// whether it can be played (see lineSquares), and origins the
+	// position it was found in: the line can be played from any end that
+	// holds the same pieces on those squares.
+	lines   []engine.Bitboard
+	origins []engine.Position
 	// near[k] holds the squares within k steps of the lines' squares.
 	near [engine.MaxSteps + 1]engine.Bitboard
 	// seen holds the states walked in the current walk, as in captureSearch.
@@ -55,10 +56,17 @@ type goalDefence struct {
 // thousand states of their own (about 0.1 microsecond each; most threats
 // are decided in a few thousand). Past any of them the threat is taken as
 // stopped, which is what the deep scan assumed before it looked.
+//
+// The threats that decide games are dearer: before the bot's last move in
+// 109 games lost to Sharp's goal (testdata/goalthreats-last.txt), bounds of
+// 16 lines, 2^16 states, 4,096 goal searches and 2^16 of their states gave
+// up in 49 (43 of them had no defence); these give up in 11, taking 2.7 s
+// for the 109 where the old took 2.1 s, the slowest 0.38 s (0.14 s), on the
+// 2-core machine beside two games (docs/strength.md, the thirtieth round).
 const (
-	defenceStates   = 1 << 16
-	defenceSearches = 4096
-	defenceNodes    = 1 << 16
+	defenceStates   = 1 << 18
+	defenceSearches = 1 << 14
+	defenceNodes    = 1 << 20
 )
 
 // defenceSeenBits is the log2 of the slots of goalDefence.seen: more than
@@ -66,7 +74,10 @@ const (
 const defenceSeenBits = 17
 
 // defenceLines bounds the goal lines kept, and so the walks of one call.
-const defenceLines = 16
+// A line's squares found at two ends that differ on them are two lines (see
+// known); at 16, most of the give-ups on testdata/goalthreats-last.txt came
+// from this bound.
+const defenceLines = 64
 
 // The results of a walk.
 const (
@@ -106,6 +117,7 @@ func (d *goalDefence) parries(q *engine.Position) bool {
 		return true
 	}
 	d.lines = append(d.lines[:0], lineSquares(line))
+	d.origins = append(d.origins[:0], *q)
 	d.start = *q
 	for {
 		d.spread()
@@ -166,11 +178,19 @@ func (d *goalDefence) walk(depth int) int {
 	steps := t.LegalSteps(d.bufs[depth][:0])
 	d.bufs[depth] = steps
 	next := &d.turns[depth+1]
-	reach := d.near[left-1]
+	reach := d.near[left]
 	for _, s := range steps {
 		// A step must start within reach of the lines' squares: the steps
-		// left after it carry its effect one square each. A push under way
-		// is finished whatever it reaches.
+		// left after it carry its effect one square each, and a piece that
+		// ends beside a frozen friend one square more, for the friend may
+		// then step (a camel walking three steps to the square beside a
+		// horse frozen on the lines' squares, which then steps onto the
+		// goal square; until the thirtieth round the walk left that one
+		// square out and called such threats unstoppable). A chain of
+		// frozen friends, each freed by the one before, could carry an
+		// effect farther; the walk does not follow it (TestGoalDefence
+		// finds none in the positions of its files). A push under way is
+		// finished whatever it reaches.
 		if !t.PushPending() && !reach.Has(s.From) {
 			continue
 		}
@@ -188,11 +208,12 @@ func (d *goalDefence) walk(depth int) int {
 // the goal search's way reaches beyond the squares walked, walkNone
 // otherwise. A way within them needs no new walk: the steps not tried
 // cannot change those squares, so no move stops it that the walk misses. An end that
-// leaves some known line's squares as they were is no defence, untested.
+// leaves some known line's squares as they were where the line was found
+// is no defence, untested.
 func (d *goalDefence) stops(t *engine.Turn) int {
 	end := t.End()
-	for _, r := range d.lines {
-		if unchangedOn(&d.start, &end, r) {
+	for i, r := range d.lines {
+		if unchangedOn(&d.origins[i], &end, r) {
 			return walkNone
 		}
 	}
@@ -215,8 +236,9 @@ func (d *goalDefence) stops(t *engine.Turn) int {
 	r := lineSquares(line)
 	if r&^d.near[0] == 0 {
 		// Within the squares walked: a sharper test of the ends to come.
-		if len(d.lines) < defenceLines && !slices.Contains(d.lines, r) {
+		if len(d.lines) < defenceLines && !d.known(r, &end) {
 			d.lines = append(d.lines, r)
+			d.origins = append(d.origins, end)
 		}
 		return walkNone
 	}
@@ -225,7 +247,20 @@ func (d *goalDefence) stops(t *engine.Turn) int {
 		return walkParried
 	}
 	d.lines = append(d.lines, r)
+	d.origins = append(d.origins, end)
 	return walkWider
+}
+
+// known reports whether a line with the squares r, found at end, is one
+// the call holds already: the same squares, found where they held the
+// same pieces.
+func (d *goalDefence) known(r engine.Bitboard, end *engine.Position) bool {
+	for i, l := range d.lines {
+		if l == r && unchangedOn(&d.origins[i], end, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineSquares returns the squares that decide whether line can be played:
