@@ -277,7 +277,21 @@ func TestDeepValues(t *testing.T) {
 // not end on h6 (see dragPosition).
 func TestDeepAvoidsDrag(t *testing.T) {
 	p := mustPosition(t, dragPosition)
-	s, err := New(Config{Visits: 300, Scan: ScanDeep}, gen0(t))
+	move, q := searchPlay(t, Config{Visits: 300, Scan: ScanDeep}, p)
+	h6, err := engine.ParseSquare("h6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.At(h6) == engine.MakePiece(engine.Gold, engine.Dog) {
+		t.Errorf("played %s: the dog on h6 is lost to rf7e mf8s mf7s mf6e", move)
+	}
+}
+
+// searchPlay searches p with cfg and generation 0 and returns the move
+// chosen and the position after it.
+func searchPlay(t *testing.T, cfg Config, p engine.Position) (string, engine.Position) {
+	t.Helper()
+	s, err := New(cfg, gen0(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,14 +299,7 @@ func TestDeepAvoidsDrag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := play(t, p, r.Move)
-	h6, err := engine.ParseSquare("h6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if q.At(h6) == engine.MakePiece(engine.Gold, engine.Dog) {
-		t.Errorf("played %s: the dog on h6 is lost to rf7e mf8s mf7s mf6e", r.Move)
-	}
+	return r.Move, play(t, p, r.Move)
 }
 
 // BenchmarkDeepScan times a search of one simulation with the deep scan,

@@ -255,17 +255,9 @@ func TestDeepSeesEveryGoal(t *testing.T) {
 		t.Skip("a deep scan without a deadline")
 	}
 	p := mustPosition(t, "s [        r drrr  RDCc  h R c          REr R Re mC    MR r       R]")
-	s, err := New(Config{Visits: 1, Scan: ScanDeep}, gen0(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := s.Search(t.Context(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := play(t, p, r.Move)
+	move, q := searchPlay(t, Config{Visits: 1, Scan: ScanDeep}, p)
 	if reply, ok := unstoppableReply(t, &q); ok {
-		t.Errorf("played %s: Gold answers %s, and no move stops its goal", r.Move, reply)
+		t.Errorf("played %s: Gold answers %s, and no move stops its goal", move, reply)
 	}
 }
 
