@@ -1,8 +1,10 @@
 package mcts
 
 import (
+	"bufio"
 	"cmp"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -599,5 +601,42 @@ func TestDeepWidens(t *testing.T) {
 	}
 	if r, err := s.Search(t.Context(), p, nil); err != nil || r.Deep != nil {
 		t.Errorf("the one-turn scan: %v, deep %+v; want no deep scan", err, r.Deep)
+	}
+}
+
+// TestDeepFindsParry searches positions before the bot's last move in games
+// lost to Sharp's goal where some move stops the goal
+// (testdata/goalthreats-last.txt) and the moves the evaluation ranks best
+// all let it through: the deep scan must ask the goal defence for the
+// parry, and the move played must leave Sharp no way to its goal.
+func TestDeepFindsParry(t *testing.T) {
+	lines := map[int]bool{21: true, 29: true, 107: true, 151: true, 165: true, 225: true}
+	f, err := os.Open("testdata/goalthreats-last.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g := newGoalSearch()
+	sc := bufio.NewScanner(f)
+	found := 0
+	for line := 1; sc.Scan(); line++ {
+		if !lines[line] {
+			continue
+		}
+		found++
+		label, pos, _ := strings.Cut(sc.Text(), " ")
+		if label != "parried" {
+			t.Fatalf("line %d: label %q, want parried", line, label)
+		}
+		move, q := searchPlay(t, Config{Visits: 300, Scan: ScanDeep}, mustPosition(t, pos))
+		if next := engine.NewTurn(q); g.reachable(&next) {
+			t.Errorf("line %d: played %s, and the opponent still reaches its goal\n%s", line, move, q.Diagram())
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if found != len(lines) {
+		t.Fatalf("read %d of the %d positions", found, len(lines))
 	}
 }

@@ -49,6 +49,11 @@ type goalDefence struct {
 	// nodes is the goal search's count of states where the current call
 	// ends, past which it gives up.
 	nodes int
+	// parry is the end of the mover's turn that stopped the goal, when the
+	// current call found one by its walk (found is then set): not when the
+	// mover's own goal came first, no goal was threatened, or it gave up.
+	parry engine.Position
+	found bool
 }
 
 // The bounds of one call of parries: a turn has some tens of thousands of
@@ -102,7 +107,7 @@ func newGoalDefence() *goalDefence {
 // not considered: a move that would repeat a position a third time counts
 // as a move.
 func (d *goalDefence) parries(q *engine.Position) bool {
-	d.states, d.searches, d.gaveUp = 0, 0, false
+	d.states, d.searches, d.gaveUp, d.found = 0, 0, false, false
 	d.nodes = d.goal.nodes + defenceNodes
 	if own := engine.NewTurn(*q); d.goal.reachable(&own) {
 		// The side's own goal comes first; the walk, kept near the
@@ -219,6 +224,7 @@ func (d *goalDefence) stops(t *engine.Turn) int {
 	}
 	if out := engine.EndOfTurn(&end, nil, nil); out.Over() {
 		if out.Winner == d.start.Side {
+			d.parry, d.found = end, true
 			return walkParried
 		}
 		return walkNone
@@ -231,6 +237,7 @@ func (d *goalDefence) stops(t *engine.Turn) int {
 	nt := engine.NewTurn(end)
 	line, ok := d.goal.find(&nt)
 	if !ok {
+		d.parry, d.found = end, true
 		return walkParried
 	}
 	r := lineSquares(line)

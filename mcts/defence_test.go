@@ -35,7 +35,7 @@ func TestGoalDefence(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			lost, proven := 0, 0
+			lost, proven, parries := 0, 0, 0
 			sc := bufio.NewScanner(f)
 			for line := 1; sc.Scan(); line++ {
 				text := sc.Text()
@@ -45,6 +45,13 @@ func TestGoalDefence(t *testing.T) {
 				label, pos, _ := strings.Cut(text, " ")
 				q := mustPosition(t, pos)
 				got := d.parries(&q)
+				if d.found {
+					// The parry it reports is a real one.
+					if next := engine.NewTurn(d.parry); !got || d.parry.Side == q.Side || d.goal.reachable(&next) {
+						t.Errorf("line %d: the reported parry lets the goal through\n%s", line, d.parry.Diagram())
+					}
+					parries++
+				}
 				switch label {
 				case "parried":
 					if !got {
@@ -64,7 +71,7 @@ func TestGoalDefence(t *testing.T) {
 			if err := sc.Err(); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("proved %d of the %d unstoppable threats", proven, lost)
+			t.Logf("proved %d of the %d unstoppable threats; %d parries reported", proven, lost, parries)
 			if lost == 0 || proven*100 < lost*tc.proven {
 				t.Errorf("proved %d of the %d unstoppable threats, want at least %d %%", proven, lost, tc.proven)
 			}
