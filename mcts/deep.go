@@ -318,12 +318,7 @@ func (w *worker) parryMove(gen *engine.MoveGen, n int, root *engine.Position) in
 	if w.defenceLeft <= 0 {
 		return -1
 	}
-	if w.defence == nil {
-		w.defence = newGoalDefence()
-	}
-	start := w.defence.goal.nodes
-	w.defence.parries(root)
-	w.defenceLeft -= w.defence.goal.nodes - start + w.defence.states
+	w.parries(root)
 	if !w.defence.found {
 		return -1
 	}

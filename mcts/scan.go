@@ -375,13 +375,20 @@ func (w *worker) goalWon(q *engine.Position) bool {
 	if !reachable {
 		return false
 	}
+	return !w.parries(q)
+}
+
+// parries is the worker's goal defence asked of q (see
+// goalDefence.parries), made when first needed, its states and goal
+// searches charged to defenceLeft.
+func (w *worker) parries(q *engine.Position) bool {
 	if w.defence == nil {
 		w.defence = newGoalDefence()
 	}
 	start := w.defence.goal.nodes
 	parried := w.defence.parries(q)
 	w.defenceLeft -= w.defence.goal.nodes - start + w.defence.states
-	return !parried
+	return parried
 }
 
 // advancesRabbit reports whether the move from pos to q puts a rabbit of
