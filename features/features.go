@@ -386,18 +386,33 @@ func Extract(p *engine.Position, out []float32) {
 		out[fTrapHomeWest+i] = trapControl(&o, trapNbr[i])
 	}
 
-	// Freezing.
-	fOwn, fOpp := o.Frozen(own), o.Frozen(opp)
-	out[fFrozenRabbits] = float32((fOwn & ob[rabbit]).Count() - (fOpp & pb[rabbit]).Count())
-	out[fFrozenCatsDogs] = float32((fOwn & (ob[cat] | ob[dog])).Count() - (fOpp & (pb[cat] | pb[dog])).Count())
-	out[fFrozenHorsesCamel] = float32((fOwn & (ob[horse] | ob[camel])).Count() - (fOpp & (pb[horse] | pb[camel])).Count())
-
-	// Capture threats. ge[c][t] holds the pieces of colour c of type t or stronger.
+	// ge[c][t] holds the pieces of colour c of type t or stronger.
 	var ge [2][engine.NumTypes + 1]engine.Bitboard
 	for t := elephant; t >= rabbit; t-- {
 		ge[own][t] = ge[own][t+1] | ob[t]
 		ge[opp][t] = ge[opp][t+1] | pb[t]
 	}
+	// nbr[c][t] holds the squares beside a piece of colour c of type t or
+	// stronger: where such a piece can push or pull a weaker one.
+	var nbr [2][engine.NumTypes + 1]engine.Bitboard
+	for t := elephant; t > rabbit; t-- {
+		nbr[own][t] = ge[own][t].Neighbors()
+		nbr[opp][t] = ge[opp][t].Neighbors()
+	}
+
+	// Freezing: a piece beside a stronger enemy and no friend is frozen.
+	var fOwn, fOpp engine.Bitboard
+	for t := rabbit; t < elephant; t++ {
+		fOwn |= ob[t] & nbr[opp][t+1]
+		fOpp |= pb[t] & nbr[own][t+1]
+	}
+	fOwn &^= ownOcc.Neighbors()
+	fOpp &^= oppOcc.Neighbors()
+	out[fFrozenRabbits] = float32((fOwn & ob[rabbit]).Count() - (fOpp & pb[rabbit]).Count())
+	out[fFrozenCatsDogs] = float32((fOwn & (ob[cat] | ob[dog])).Count() - (fOpp & (pb[cat] | pb[dog])).Count())
+	out[fFrozenHorsesCamel] = float32((fOwn & (ob[horse] | ob[camel])).Count() - (fOpp & (pb[horse] | pb[camel])).Count())
+
+	// Capture threats.
 	out[fCaptureRiskOwn] = captureRisk(&o, own, &ge[opp])
 	out[fCaptureRiskOpp] = captureRisk(&o, opp, &ge[own])
 
@@ -417,8 +432,8 @@ func Extract(p *engine.Position, out []float32) {
 	out[fFrames] = framed(&o, opp) - framed(&o, own)
 
 	// Pieces within a stronger enemy's reach.
-	out[fExposedOwn], out[fDraggableOwn] = exposure(&o, own, &ge[opp])
-	out[fExposedOpp], out[fDraggableOpp] = exposure(&o, opp, &ge[own])
+	out[fExposedOwn], out[fDraggableOwn] = exposure(&o, own, &nbr[opp])
+	out[fExposedOpp], out[fDraggableOpp] = exposure(&o, opp, &nbr[own])
 
 	// Piece squares.
 	out[fRabbitRank2] = float32((ownR & rankMask(1)).Count() - (oppR & rankMask(6)).Count())
@@ -433,53 +448,43 @@ func Extract(p *engine.Position, out []float32) {
 	for i := range lossOwn {
 		lossOpp[i] = 1 - lossOwn[i]
 	}
-	out[fTrapDangerOwn] = trapDanger(&o, own, &lossOwn, &ge[opp])
-	out[fTrapDangerOpp] = trapDanger(&o, opp, &lossOpp, &ge[own])
+	out[fTrapDangerOwn] = trapDanger(&o, own, &lossOwn, &nbr[opp])
+	out[fTrapDangerOpp] = trapDanger(&o, opp, &lossOpp, &nbr[own])
 
 	// Pieces the enemy can bring into a trap it holds, by the steps it needs.
-	out[fTrapThreatOwn] = trapThreat(&o, own, &lossOwn, &ge[opp], fOwn, fOpp)
-	out[fTrapThreatOpp] = trapThreat(&o, opp, &lossOpp, &ge[own], fOpp, fOwn)
+	out[fTrapThreatOwn] = trapThreat(&o, own, &lossOwn, &ge[opp], &nbr[opp], fOwn, fOpp)
+	out[fTrapThreatOpp] = trapThreat(&o, opp, &lossOpp, &ge[own], &nbr[own], fOpp, fOwn)
 }
 
-// influenceStrength is how much a piece of each type weighs in the control
-// of a trap near it, and influenceDist how much a piece weighs by its
-// Manhattan distance from the trap (on it, beside it, two steps away).
-var (
-	influenceStrength = [engine.NumTypes]float32{1, 1.3, 1.6, 2, 2.5, 3.5}
-	influenceDist     = [3]float32{0.5, 1, 0.5}
-)
+// influenceHalf is how much a piece of each type weighs in the control of a
+// trap when it stands on the trap or two steps from it, in twentieths of a
+// unit (0.5, 0.65, 0.8, 1, 1.25, 1.75); beside the trap it weighs twice as
+// much (1 for a rabbit, 3.5 for the elephant). Whole twentieths keep every
+// control exact and make it an index of loseTable.
+var influenceHalf = [engine.NumTypes]int{10, 13, 16, 20, 25, 35}
 
 // trapInfluence sums the weights of the pieces of the colour at base two steps
-// or less from trap i: influenceStrength by type times influenceDist by
-// distance.
-func trapInfluence(o *engine.Position, base int, i int) float32 {
-	var s float32
-	ring := &trapRing[i]
+// or less from trap i (see influenceHalf), in twentieths.
+func trapInfluence(o *engine.Position, base int, i int) int {
+	s := 0
 	for t := range engine.NumTypes {
-		b := o.Bits[base+t] & trapNear[i]
-		if b == 0 {
-			continue
+		if b := o.Bits[base+t] & trapNear[i]; b != 0 {
+			s += influenceHalf[t] * (b.Count() + (b & trapNbr[i]).Count())
 		}
-		s += influenceStrength[t] * (influenceDist[0]*float32((b&ring[0]).Count()) +
-			influenceDist[1]*float32((b&ring[1]).Count()) +
-			influenceDist[2]*float32((b&ring[2]).Count()))
 	}
 	return s
 }
 
-// loseChance turns a trap's control (own influence minus the opponent's) into
-// the chance that a threatened own piece near it is lost there: the logistic
-// of minus the control, one half when the two are even.
-func loseChance(control float32) float32 {
-	i := int(control*loseSteps + loseRange*loseSteps + 0.5)
-	return loseTable[min(max(i, 0), len(loseTable)-1)]
+// loseChance turns a trap's control (own influence minus the opponent's, in
+// twentieths) into the chance that a threatened own piece near it is lost
+// there: the logistic of minus the control, one half when the two are even.
+func loseChance(control int) float32 {
+	return loseTable[min(max(control+loseRange*loseSteps, 0), len(loseTable)-1)]
 }
 
 const (
 	// loseSteps is how many entries loseTable has per unit of control:
-	// every control is a multiple of a twentieth (influenceStrength times
-	// influenceDist, each a multiple of 0.05), so the table holds each
-	// control's chance exactly.
+	// every control is a whole number of twentieths (see influenceHalf).
 	loseSteps = 20
 	// loseRange bounds the controls in the table; beyond it the chance is
 	// within 1e-13 of 0 or 1.
@@ -497,8 +502,19 @@ var loseTable = func() (t [2*loseRange*loseSteps + 1]float32) {
 }()
 
 // dangerDist weighs a piece's danger by its distance from the trap: on it,
-// beside it, two steps away.
-var dangerDist = [3]float32{1, 0.6, 0.3}
+// beside it, two steps away; farther, nothing.
+var dangerDist = [4]float32{1, 0.6, 0.3, 0}
+
+// dangerRing[i][sq] is the index in dangerDist of the distance from sq to
+// trap i.
+var dangerRing = func() (t [4][64]uint8) {
+	for i := range traps {
+		for sq := range engine.Square(64) {
+			t[i][sq] = uint8(min(trapDist[i][sq], 3))
+		}
+	}
+	return t
+}()
 
 // trapDanger sums, over the pieces of colour c other than the elephant two
 // steps or less from a trap, the piece's value times the chance that the
@@ -509,8 +525,8 @@ var dangerDist = [3]float32{1, 0.6, 0.3}
 // threats: a piece is in danger by the strength near the trap, not only by
 // the one push a capture search sees.
 //
-// enemyGE[t] holds the enemy pieces of type t or stronger.
-func trapDanger(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[engine.NumTypes + 1]engine.Bitboard) float32 {
+// enemyNbr[t] holds the squares beside an enemy piece of type t or stronger.
+func trapDanger(o *engine.Position, c engine.Color, loss *[4]float32, enemyNbr *[engine.NumTypes + 1]engine.Bitboard) float32 {
 	base := 0
 	if c == opp {
 		base = oppBase
@@ -521,7 +537,7 @@ func trapDanger(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[
 		if pieces == 0 {
 			continue
 		}
-		beside := enemyGE[t+1].Neighbors()
+		beside := enemyNbr[t+1]
 		full := pieces & beside
 		half := pieces &^ beside & beside.Neighbors()
 		if full|half == 0 {
@@ -538,12 +554,10 @@ func worstLoss(b engine.Bitboard, loss *[4]float32) float32 {
 	var s float32
 	for ; b != 0; b &= b - 1 {
 		sq := b.First()
-		var worst float32
-		for i := range traps {
-			if k := trapDist[i][sq]; k <= 2 {
-				worst = max(worst, loss[i]*dangerDist[k])
-			}
-		}
+		worst := loss[0] * dangerDist[dangerRing[0][sq]&3]
+		worst = maxWeight(worst, loss[1]*dangerDist[dangerRing[1][sq]&3])
+		worst = maxWeight(worst, loss[2]*dangerDist[dangerRing[2][sq]&3])
+		worst = maxWeight(worst, loss[3]*dangerDist[dangerRing[3][sq]&3])
 		s += worst
 	}
 	return s
@@ -559,25 +573,41 @@ const (
 	pstPerType = 8
 )
 
-// pstRankMasks and pstFileMasks are the squares of the piece-square counts in
-// the own view (the opponent's ranks are mirrored; files are symmetric).
-var (
-	pstRankMasks = [5]engine.Bitboard{rankMask(0), rankMask(1), rankMask(3), rankMask(4), rankMask(5) | rankMask(6) | rankMask(7)}
-	pstFileMasks = [3]engine.Bitboard{engine.FileA | engine.FileH, engine.FileA<<1 | engine.FileH>>1, engine.FileA<<2 | engine.FileH>>2}
-)
+// pstSlot[sq] holds, for a piece of the side to move on sq (the own view),
+// the index among a type's piece-square counts of its rank and of its file,
+// pstPerType for a rank or file with no count (rank 3, files d and e). An
+// opponent's piece counts at the mirrored rank: files are symmetric.
+var pstSlot = func() (t [64][2]uint8) {
+	rankSlot := [8]uint8{0, 1, pstPerType, 2, 3, 4, 4, 4}
+	fileSlot := [8]uint8{5, 6, 7, pstPerType, pstPerType, 7, 6, 5}
+	for sq := range engine.Square(64) {
+		t[sq] = [2]uint8{rankSlot[sq.Rank()], fileSlot[sq.File()]}
+	}
+	return t
+}()
 
 // pieceSquare fills out[:pstTypes*pstPerType] with the piece-square counts of
-// the oriented boards own and opp (see pstTypes).
+// the oriented boards own and opp (see pstTypes): each piece adds one to the
+// counts of its rank and file (the opponent's one less), which costs less
+// than counting each type's boards under eight masks.
 func pieceSquare(own, opp *[6]engine.Bitboard, out []float32) {
 	out = out[:pstTypes*pstPerType]
 	for i := range pstTypes {
-		a, b := own[cat+i], flip(opp[cat+i])
-		f := out[i*pstPerType : (i+1)*pstPerType]
-		for k, m := range pstRankMasks {
-			f[k] = float32((a & m).Count() - (b & m).Count())
+		// n has a slot for the rank and file that have no count.
+		var n [pstPerType + 1]int
+		for b := own[cat+i]; b != 0; b &= b - 1 {
+			slot := &pstSlot[b.First()&63]
+			n[slot[0]]++
+			n[slot[1]]++
 		}
-		for k, m := range pstFileMasks {
-			f[len(pstRankMasks)+k] = float32((a & m).Count() - (b & m).Count())
+		for b := flip(opp[cat+i]); b != 0; b &= b - 1 {
+			slot := &pstSlot[b.First()&63]
+			n[slot[0]]--
+			n[slot[1]]--
+		}
+		f := out[i*pstPerType : (i+1)*pstPerType]
+		for k := range f {
+			f[k] = float32(n[k])
 		}
 	}
 }
@@ -590,8 +620,8 @@ func pieceSquare(own, opp *[6]engine.Bitboard, out []float32) {
 // are the threats a one-turn capture search does not count: the enemy drags
 // such a piece this turn and captures it the next.
 //
-// enemyGE[t] holds the enemy pieces of type t or stronger.
-func exposure(o *engine.Position, c engine.Color, enemyGE *[engine.NumTypes + 1]engine.Bitboard) (exposed, draggable float32) {
+// enemyNbr[t] holds the squares beside an enemy piece of type t or stronger.
+func exposure(o *engine.Position, c engine.Color, enemyNbr *[engine.NumTypes + 1]engine.Bitboard) (exposed, draggable float32) {
 	base := 0
 	if c == opp {
 		base = oppBase
@@ -603,7 +633,7 @@ func exposure(o *engine.Position, c engine.Color, enemyGE *[engine.NumTypes + 1]
 		}
 	}
 	for t := rabbit; t < elephant; t++ {
-		at := o.Bits[base+t] & enemyGE[t+1].Neighbors()
+		at := o.Bits[base+t] & enemyNbr[t+1]
 		if at == 0 {
 			continue
 		}

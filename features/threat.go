@@ -44,6 +44,44 @@ var threatArea = func() (b engine.Bitboard) {
 	return b
 }()
 
+// threatFar is the threatBase of a square more than threatRadius steps from
+// the trap: with any guards and attack added it indexes a zero of
+// threatWeight.
+const threatFar = 32
+
+// threatBase[i][sq] is the part of the steps to capture a piece on sq at trap
+// i that its square gives: two per step between them, less two when the piece
+// stands on the trap or beside it (it is one of the guards counted);
+// threatFar beyond threatRadius.
+var threatBase = func() (t [4][64]int8) {
+	for i := range traps {
+		for sq := range engine.Square(64) {
+			switch k := trapDist[i][sq]; {
+			case k > threatRadius:
+				t[i][sq] = threatFar
+			case k <= 1:
+				t[i][sq] = 2*k - 2
+			default:
+				t[i][sq] = 2 * k
+			}
+		}
+	}
+	return t
+}()
+
+// threatWeight is threatSteps followed by zeros, up to the largest step count
+// a threat can be given (threatFar, ten for five guards, four for the
+// attack): a capture of more than 10 steps weighs nothing.
+var threatWeight = func() (t [threatFar + 15]float32) {
+	copy(t[:], threatSteps[:])
+	return t
+}()
+
+// threatAttackSteps[k] is the steps the attack adds when the nearest stronger
+// enemy piece needs k steps to stand beside the piece: one more when that
+// makes three or more.
+var threatAttackSteps = [threatAttack + 1]int{0, 1, 2, 4}
+
 // trapThreat sums, over the pieces of colour c other than the elephant, the
 // piece's value times its worst threat over the traps threatRadius steps or
 // less from it: loss[i] (the chance that trap i takes a piece of c, by its
@@ -56,9 +94,10 @@ var threatArea = func() (b engine.Bitboard) {
 // nearest stronger enemy needs more than threatAttack steps, or a capture
 // that needs more than 10 steps, is not threatened.
 //
-// enemyGE[t] holds the enemy pieces of type t or stronger; frozen and
-// enemyFrozen the frozen pieces of c and of the enemy.
-func trapThreat(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[engine.NumTypes + 1]engine.Bitboard, frozen, enemyFrozen engine.Bitboard) float32 {
+// enemyGE[t] holds the enemy pieces of type t or stronger, enemyNbr[t] the
+// squares beside them; frozen and enemyFrozen the frozen pieces of c and of
+// the enemy.
+func trapThreat(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE, enemyNbr *[engine.NumTypes + 1]engine.Bitboard, frozen, enemyFrozen engine.Bitboard) float32 {
 	base := 0
 	if c == opp {
 		base = oppBase
@@ -68,63 +107,87 @@ func trapThreat(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE *[
 	for i, tr := range traps {
 		guards2[i] = 2 * (o.Occ[c] & (trapNbr[i] | tr.Bit())).Count()
 	}
+	ebase := oppBase - base
+	// reach[t] holds the attack rings (see attackReach) of the enemy pieces
+	// stronger than type t: of the enemy's elephant first, then of each
+	// weaker type added to those before it.
+	var reach [elephant][threatAttack + 1]engine.Bitboard
+	var acc [threatAttack + 1]engine.Bitboard
+	for t := elephant; t > rabbit; t-- {
+		addReach(&acc, o.Bits[ebase+t], enemyFrozen)
+		reach[t-1] = acc
+	}
 	var s float32
 	for t := rabbit; t < elephant; t++ {
-		attackers := enemyGE[t+1]
 		pieces := o.Bits[base+t] & threatArea
-		if attackers == 0 || pieces == 0 {
+		if enemyGE[t+1] == 0 || pieces == 0 {
 			continue
 		}
-		reach, beside := attackReach(attackers&^enemyFrozen, attackers&enemyFrozen)
+		reach := &reach[t]
+		beside := enemyNbr[t+1]
 		for pieces &= reach[threatAttack]; pieces != 0; pieces &= pieces - 1 {
 			sq := pieces.First()
-			attack := 0
-			for !reach[attack].Has(sq) {
-				attack++
-			}
-			if attack >= 3 {
-				attack++
-			}
-			var worst float32
-			for i := range traps {
-				k := int(trapDist[i][sq])
-				if k > threatRadius {
-					continue
-				}
-				n := 2*k + guards2[i] + attack
-				if k <= 1 {
-					n -= 2 // the piece is one of the guards counted
-				}
-				if n < len(threatSteps) {
-					worst = max(worst, loss[i]*threatSteps[n])
-				}
-			}
-			free := 0
-			if beside.Has(sq) {
-				free = 1
-				if frozen.Has(sq) {
-					free = 2
-				}
-			}
+			// The reach rings are nested: the steps the attack needs are
+			// the rings before the first that holds sq.
+			k := threatAttack - int(reach[0]>>sq&1+reach[1]>>sq&1+reach[2]>>sq&1)
+			attack := threatAttackSteps[k]
+			worst := loss[0] * threatWeight[int(threatBase[0][sq])+guards2[0]+attack]
+			worst = maxWeight(worst, loss[1]*threatWeight[int(threatBase[1][sq])+guards2[1]+attack])
+			worst = maxWeight(worst, loss[2]*threatWeight[int(threatBase[2][sq])+guards2[2]+attack])
+			worst = maxWeight(worst, loss[3]*threatWeight[int(threatBase[3][sq])+guards2[3]+attack])
+			free := int(beside >> sq & 1)
+			free += free & int(frozen>>sq&1)
 			s += pieceValue[t] * worst * threatFreedom[free]
 		}
 	}
 	return s
 }
 
-// attackReach returns, for n from 0 to threatAttack, the squares beside
-// which an enemy piece of free (unfrozen) or held (frozen) can stand in n
-// steps or fewer: its distance to the square less one, one more when it is
-// frozen. On an empty board the steps between two squares are their
-// Manhattan distance, so each ring is the one before and its neighbours.
-// beside holds the squares beside any of the pieces, frozen or not.
-func attackReach(free, held engine.Bitboard) (reach [threatAttack + 1]engine.Bitboard, beside engine.Bitboard) {
-	u, f := free.Neighbors(), held.Neighbors() // distance 1
-	reach[0], beside = u, u|f
-	for n := 1; n <= threatAttack; n++ {
-		u |= u.Neighbors()
-		reach[n] = u | f
-		f |= f.Neighbors()
+// maxWeight returns the larger of two weights, which are never negative nor
+// NaN (the built-in max handles both, at the price of branches).
+func maxWeight(a, b float32) float32 {
+	if b > a {
+		return b
 	}
-	return reach, beside
+	return a
 }
+
+// addReach adds to reach the attack rings of the enemy pieces on the
+// squares of b: reach[n] holds the squares beside which an enemy piece can
+// stand in n steps or fewer, its distance to the square less one, one more
+// when it is frozen (in held). On an empty board the steps between two
+// squares are their Manhattan distance, so an unfrozen piece's ring n is the
+// squares n+1 steps or less from it (see attackBall), a frozen piece's n.
+func addReach(reach *[threatAttack + 1]engine.Bitboard, b, held engine.Bitboard) {
+	for ; b != 0; b &= b - 1 {
+		sq := b.First()
+		ball := &attackBall[sq]
+		if held.Has(sq) {
+			reach[1] |= ball[1]
+			reach[2] |= ball[2]
+			reach[3] |= ball[3]
+			continue
+		}
+		reach[0] |= ball[1]
+		reach[1] |= ball[2]
+		reach[2] |= ball[3]
+		reach[3] |= ball[4]
+	}
+}
+
+// attackBall[sq][r] holds the squares r steps or less from sq, sq itself
+// left out for r = 1 (no piece threatened stands on an enemy's square, so
+// this only keeps the rings as the neighbours of the pieces give them).
+var attackBall = func() (t [64][threatAttack + 2]engine.Bitboard) {
+	for sq := range engine.Square(64) {
+		for x := range engine.Square(64) {
+			d := sq.Distance(x)
+			for r := max(d, 1); r <= threatAttack+1; r++ {
+				if d > 0 || r > 1 {
+					t[sq][r] |= x.Bit()
+				}
+			}
+		}
+	}
+	return t
+}()
