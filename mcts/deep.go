@@ -336,18 +336,19 @@ func (w *worker) parryMove(gen *engine.MoveGen, n int, root *engine.Position) in
 func (w *worker) byEvaluation(gen *engine.MoveGen, n int, past func() bool) []scored {
 	ev := w.sr.s.eval
 	all := make([]scored, n)
+	q := new(engine.Position) // one for all: passed to the evaluator, each would escape
 	for i := range n {
 		if i%1024 == 1023 && past() {
 			return nil
 		}
-		q := gen.Position(i)
-		next := engine.NewTurn(q)
+		*q = gen.Position(i)
+		next := engine.NewTurn(*q)
 		var v float32
 		if w.gameOver(&next, &v) {
 			all[i] = scored{i, -v}
 			continue
 		}
-		all[i] = scored{i, -ev.Evaluate(&q)}
+		all[i] = scored{i, -ev.Evaluate(q)}
 	}
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
 	return all

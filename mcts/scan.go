@@ -51,6 +51,10 @@ type turnScan struct {
 	deadline time.Time
 	// valued counts the moves valued with the exhaustive capture search.
 	valued int
+	// q holds the position of the move being bounded or refined: passed
+	// to the evaluator, an interface, a local would escape to the heap,
+	// one allocation for each of tens of thousands of moves a scan.
+	q engine.Position
 }
 
 // scanDeepLimit caps the exhaustive capture searches of one scan (each costs
@@ -95,6 +99,7 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 	clear(sc.asked)
 	sc.heap = scanHeap{idx: sc.heap.idx[:0], bound: sc.bound}
 	sc.best, sc.bestMove = -1, -1
+	sc.capped, sc.valued = false, 0
 	timedOut := false
 	for i := range n {
 		if i%1024 == 1023 && !sc.deadline.IsZero() && time.Now().After(sc.deadline) {
@@ -105,8 +110,9 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 			timedOut = true
 			break
 		}
-		q := sc.gen.Position(i)
-		next := engine.NewTurn(q)
+		q := &sc.q
+		*q = sc.gen.Position(i)
+		next := engine.NewTurn(*q)
 		var v float32
 		if w.gameOver(&next, &v) {
 			sc.bound[i], sc.level[i] = -v, scanDone
@@ -115,9 +121,9 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 			}
 			continue
 		}
-		if sc.threat > 0 && advancesRabbit(pos, &q) {
+		if sc.threat > 0 && advancesRabbit(pos, q) {
 			sc.asked[i] = true
-			if w.goalWon(&q) {
+			if w.goalWon(q) {
 				// A rabbit stepped near the goal, and nothing stops it:
 				// the reply wins, whatever the evaluation says of it.
 				sc.bound[i], sc.level[i] = 1, scanDone
@@ -130,15 +136,20 @@ func (w *worker) scan(sc *turnScan, pos *engine.Position, hist *engine.History, 
 				continue
 			}
 		}
-		sc.bound[i], sc.level[i] = -ev.Evaluate(&q), 0
-		if sc.threat > 0 && captureBound(&q, q.Side.Other()) <= engine.MaxSteps {
+		sc.bound[i], sc.level[i] = -ev.Evaluate(q), 0
+		if sc.threat > 0 && captureBound(q, q.Side.Other()) <= engine.MaxSteps {
 			sc.bound[i] += sc.threat * threatBound
+		}
+		if sc.refute && sc.bound[i] >= sc.cut && w.refineNow(sc, i, q, margin) {
+			if sc.best >= sc.cut {
+				return true
+			}
+			continue
 		}
 		sc.heap.idx = append(sc.heap.idx, i)
 	}
 	heap.Init(&sc.heap)
 	sc.capped = timedOut
-	sc.valued = 0
 	w.refine(sc, margin)
 	return true
 }
@@ -156,19 +167,20 @@ func (w *worker) refine(sc *turnScan, margin float32) {
 		if sc.bound[i] <= sc.best-margin {
 			break
 		}
-		q := sc.gen.Position(i)
+		q := &sc.q
+		*q = sc.gen.Position(i)
 		switch sc.level[i] {
 		case 0:
 			// The threat is measured with the tree's capture search at
 			// both levels: the exact value reuses the bound's. A bound
 			// that cannot reach the margin even with the whole of a
 			// threat leaves the threat unmeasured.
-			sc.bound[i], sc.loss[i] = w.threatParts(&q, w.capture, sc.threat, -1, sc.asked[i], sc.window(margin))
+			sc.bound[i], sc.loss[i] = w.threatParts(q, w.capture, sc.threat, -1, sc.asked[i], sc.window(margin))
 			sc.level[i] = 1
 			heap.Fix(&sc.heap, 0)
 		default:
 			sc.valued++
-			sc.bound[i], sc.loss[i] = w.threatParts(&q, sc.deep, sc.threat, sc.loss[i], true, anyValue())
+			sc.bound[i], sc.loss[i] = w.threatParts(q, sc.deep, sc.threat, sc.loss[i], true, anyValue())
 			sc.level[i] = scanDone
 			if sc.bound[i] > sc.best || sc.bestMove < 0 {
 				sc.best, sc.bestMove = sc.bound[i], i
@@ -179,6 +191,30 @@ func (w *worker) refine(sc *turnScan, margin float32) {
 			}
 		}
 	}
+}
+
+// refineNow refines move i of sc, whose position is q, as refine would,
+// while the scan is still bounding its moves: a scan that looks for a
+// refutation takes the first it finds (most moves that a scan of two turns
+// looks at have many), instead of bounding every move first. Its level-1
+// bound (the tree's capture search) and, while that stays at the cut or
+// above, its exact value are what refine would find for it later, so a scan
+// that finds no refutation ends as it would have. It reports whether the
+// move was valued exactly (it then stays out of the heap), and the scan's
+// best then includes it.
+func (w *worker) refineNow(sc *turnScan, i int, q *engine.Position, margin float32) bool {
+	sc.bound[i], sc.loss[i] = w.threatParts(q, w.capture, sc.threat, -1, sc.asked[i], sc.window(margin))
+	sc.level[i] = 1
+	if sc.bound[i] < sc.cut || sc.valued >= scanDeepLimit {
+		return false
+	}
+	sc.valued++
+	sc.bound[i], sc.loss[i] = w.threatParts(q, sc.deep, sc.threat, sc.loss[i], true, anyValue())
+	sc.level[i] = scanDone
+	if sc.bound[i] > sc.best || sc.bestMove < 0 {
+		sc.best, sc.bestMove = sc.bound[i], i
+	}
+	return true
 }
 
 // scanState is what a scan knows of its moves when it ends: their bounds

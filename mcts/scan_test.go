@@ -136,3 +136,51 @@ func TestHangingPieces(t *testing.T) {
 		t.Errorf("material left hanging in %d of %d positions, without the scan %d: want at most three quarters as many", now, len(ps), plain)
 	}
 }
+
+// countingEval counts the positions it evaluates (one goroutine only).
+type countingEval struct {
+	Evaluator
+	calls int
+}
+
+func (c *countingEval) Evaluate(p *engine.Position) float32 {
+	c.calls++
+	return c.Evaluator.Evaluate(p)
+}
+
+// TestScanTakesFirstRefutation checks that a scan looking for a refutation
+// stops at the first it finds while it bounds the moves: with a cut that
+// every reply reaches, it ends after a handful of evaluations, where
+// bounding every reply first took one for each, and its best reaches the
+// cut. Without the cut it bounds them all.
+func TestScanTakesFirstRefutation(t *testing.T) {
+	ev := &countingEval{Evaluator: gen0(t)}
+	s, err := New(Config{Visits: 1, Scan: ScanDeep}, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := (&search{s: s}).newWorker()
+	cs := newCaptureSearch()
+	cs.extra = engine.MaxSteps
+	sc := &turnScan{gen: engine.NewMoveGen(), deep: cs, threat: deepThreat}
+	for i, p := range testPositions(t, 40)[:8] {
+		n := engine.NewMoveGen().Generate(&p, nil)
+		sc.refute, sc.cut = true, -1
+		ev.calls = 0
+		if !w.scan(sc, &p, nil, 0) {
+			t.Fatalf("position %d: no move", i)
+		}
+		if sc.best < sc.cut {
+			t.Errorf("position %d: best %v below the cut %v that every move reaches", i, sc.best, sc.cut)
+		}
+		if ev.calls > 64 {
+			t.Errorf("position %d: %d evaluations of %d moves before the refutation, want a handful", i, ev.calls, n)
+		}
+		sc.refute = false
+		ev.calls = 0
+		w.scan(sc, &p, nil, 0)
+		if ev.calls < n-64 {
+			t.Errorf("position %d: %d evaluations of %d moves without a cut, want one for nearly every move", i, ev.calls, n)
+		}
+	}
+}
