@@ -54,6 +54,14 @@ const (
 	deepVerify       = 3
 	deepVerifyWindow = 0.1
 	deepVerifyMost   = 8
+	// deepCut is how far below the best two-turn value so far a move's
+	// reply scan ends, its value then a bound from above (alpha-beta at
+	// the level of turns): the scan's margin, so that the moves within it
+	// have exact values for the third turn and the choice. A cut at the
+	// best itself (0) gave two-turn values to about five times as many
+	// moves at turn 10 and played no better (60 paired games against
+	// Sharp at depth 4, the thirty-second round of docs/strength.md).
+	deepCut = scanMargin
 	// deepThreat weighs the opponent's replies by what they threaten (see
 	// turnScan.threat): a quarter of the loss, as a threat can often be
 	// parried. Half cost strength at a second a move (40 paired games, 24 -
@@ -89,8 +97,8 @@ type deepCand struct {
 	first  float32         // its one-turn value
 	second float32         // its two-turn value: exact, or an upper bound when refuted
 	done   bool            // second is set
-	// refuted is set when a reply brought the move more than scanMargin
-	// below the best before it: second is then an upper bound.
+	// refuted is set when a reply brought the move deepCut or more below
+	// the best before it: second is then an upper bound.
 	refuted bool
 	// exact is set when second is the value of the opponent's best reply
 	// found by a scan of every reply (not refuted, not decided by the
@@ -219,7 +227,15 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	}
 	best := dv.best
 	if best == -2 {
-		return pick
+		// No move got its two-turn value in the time (a late position
+		// where the first move's replies took it all): choose by the
+		// one-turn values, as the one-turn scan does, rather than play
+		// the tree's choice unchecked.
+		top := float32(-2)
+		for k := range list {
+			top = max(top, list[k].first)
+		}
+		return deepChoice(list, cands, pick, gen, top, func(d *deepCand) (float32, bool) { return d.first, true })
 	}
 	// A search bounded by time that has time left widens the scan: the
 	// next deepMoves moves by their one-turn value get their two-turn
@@ -245,12 +261,6 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	// Play the tree's choice when it is within the margin of the best, by
 	// the deepest value the moves have in common; otherwise the most
 	// visited move within the margin, or the best.
-	value := func(d *deepCand) float32 {
-		if d.checked {
-			return d.third
-		}
-		return d.second
-	}
 	top, checked := float32(-2), false
 	for k := range list {
 		if list[k].checked {
@@ -260,10 +270,26 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 	if !checked {
 		top = best
 	}
-	choice, choiceVisits := -1, int32(-1)
+	return deepChoice(list, cands, pick, gen, top, func(d *deepCand) (float32, bool) {
+		if d.checked {
+			return d.third, checked
+		}
+		// A refuted move's value is a bound from above.
+		return d.second, d.done && !d.refuted && !checked
+	})
+}
+
+// deepChoice returns the index in cands of the move the deep scan plays:
+// the tree's choice cands[pick] when its value is within scanMargin of top,
+// otherwise the most visited move of list within the margin (the best of
+// those the tree did not visit), appended to cands when it is not there.
+// value gives a move's value and whether it may be chosen.
+func deepChoice(list []deepCand, cands *[]moveCand, pick int, gen *engine.MoveGen, top float32, value func(*deepCand) (float32, bool)) int {
+	choice, choiceVisits, choiceValue := -1, int32(-1), float32(0)
 	for k := range list {
 		d := &list[k]
-		if !d.done || d.checked != checked || value(d) < top-scanMargin {
+		v, ok := value(d)
+		if !ok || v < top-scanMargin {
 			continue
 		}
 		if d.cand == pick {
@@ -273,15 +299,18 @@ func (sr *search) deepPick(cands *[]moveCand, pick int) int {
 		if d.cand >= 0 {
 			visits = int32((*cands)[d.cand].visits)
 		}
-		if choice < 0 || visits > choiceVisits || visits == choiceVisits && value(d) > value(&list[choice]) {
-			choice, choiceVisits = k, visits
+		if choice < 0 || visits > choiceVisits || visits == choiceVisits && v > choiceValue {
+			choice, choiceVisits, choiceValue = k, visits, v
 		}
+	}
+	if choice < 0 {
+		return pick
 	}
 	d := list[choice]
 	if d.cand >= 0 {
 		return d.cand
 	}
-	*cands = append(*cands, moveCand{steps: gen.Steps(d.gen, nil), child: -1, q: value(&d)})
+	*cands = append(*cands, moveCand{steps: gen.Steps(d.gen, nil), child: -1, q: choiceValue})
 	return len(*cands) - 1
 }
 
@@ -403,8 +432,8 @@ func (r *firstRanker) next(n int, past func() bool) []scored {
 // deepValues sets the two-turn value of the moves of list, in their order,
 // until deadline (when set), and returns the best. A move's value is the
 // opponent's best reply, by a scan of its turn with the capture search cs,
-// cut as soon as a reply brings the move more than scanMargin below the best
-// so far (its value is then an upper bound); the latest refutations are tried
+// cut as soon as a reply brings the move deepCut or more below the best so
+// far (its value is then an upper bound); the latest refutations are tried
 // on each move first. The scan values exactly the best reply alone: the
 // replies that the third turn answers are found by verify for the few moves
 // it verifies (valuing every reply within deepReplyMargin of the best took
@@ -440,10 +469,10 @@ func (w *worker) deepValuesFrom(dv *deepValuer, list []deepCand, cs *captureSear
 			d.second = -v
 		case w.goal.reachable(&next):
 			d.second = -1
-		case best > -2 && w.refutedBy(killers, &d.pos, scanMargin-best, sc, &v):
+		case best > -2 && w.refutedBy(killers, &d.pos, deepCut-best, sc, &v):
 			d.second, d.refuted = -v, true
 		default:
-			sc.refute, sc.cut = best > -2, scanMargin-best
+			sc.refute, sc.cut = best > -2, deepCut-best
 			if !w.scan(sc, &d.pos, nil, 0) {
 				d.second = 1 // no reply: the opponent has lost
 				break

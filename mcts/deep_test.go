@@ -216,7 +216,7 @@ func TestDeepValues(t *testing.T) {
 		switch {
 		case d.refuted:
 			refuted++
-			if d.second < want || d.second >= best-scanMargin {
+			if d.second < want || d.second > best-deepCut {
 				t.Errorf("move %d refuted at %v: its value %v, the best %v", k, d.second, want, best)
 			}
 		case d.second != want:
@@ -638,5 +638,53 @@ func TestDeepFindsParry(t *testing.T) {
 	}
 	if found != len(lines) {
 		t.Fatalf("read %d of the %d positions", found, len(lines))
+	}
+}
+
+// TestDeepChoice checks the deep scan's choice: the tree's choice when it
+// is within the margin of the best, otherwise the most visited move within
+// the margin, a move the tree did not visit only when none is; moves that
+// may not be chosen (a refuted one's bound) never count.
+func TestDeepChoice(t *testing.T) {
+	p := mustPosition(t, dragPosition)
+	gen := engine.NewMoveGen()
+	if n := gen.Generate(&p, nil); n < 3 {
+		t.Fatalf("%d moves", n)
+	}
+	cands := []moveCand{{visits: 50}, {visits: 30}, {visits: 10}}
+	// list[k] is the tree's cands[k] for k < 3; list[3] a move it did not visit.
+	list := []deepCand{{cand: 0, gen: -1}, {cand: 1, gen: -1}, {cand: 2, gen: -1}, {cand: -1, gen: 2}}
+	for _, tc := range []struct {
+		name   string
+		values []float32
+		banned int // a move that may not be chosen, or -1
+		want   int // an index of cands, or -1 for the move appended
+	}{
+		{"the tree's choice best", []float32{0.2, 0.1, 0.1, 0.1}, -1, 0},
+		{"the tree's choice within the margin", []float32{0.18, 0.2, 0.1, 0.1}, -1, 0},
+		{"the most visited within the margin", []float32{-0.5, 0.19, 0.2, 0.1}, -1, 1},
+		{"the only one within the margin", []float32{-0.5, 0.1, 0.2, 0.1}, -1, 2},
+		{"a move the tree did not visit", []float32{-0.5, -0.5, -0.5, 0.3}, -1, -1},
+		{"a bound never counts", []float32{-0.5, 0.4, 0.2, 0.1}, 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := slices.Clone(cands)
+			top := float32(-2)
+			for k, v := range tc.values {
+				if k != tc.banned {
+					top = max(top, v)
+				}
+			}
+			got := deepChoice(list, &cs, 0, gen, top, func(d *deepCand) (float32, bool) {
+				k := slices.IndexFunc(list, func(e deepCand) bool { return e.cand == d.cand && e.gen == d.gen })
+				return tc.values[k], k != tc.banned
+			})
+			switch {
+			case tc.want >= 0 && got != tc.want:
+				t.Errorf("chose %d, want %d", got, tc.want)
+			case tc.want < 0 && (got != len(cands) || len(cs) != len(cands)+1):
+				t.Errorf("chose %d of %d, want the move appended", got, len(cs))
+			}
+		})
 	}
 }
