@@ -58,7 +58,7 @@ const (
 	// reply scan ends, its value then a bound from above (alpha-beta at
 	// the level of turns): the scan's margin, so that the moves within it
 	// have exact values for the third turn and the choice. A cut at the
-	// best itself (0) gave two-turn values to about five times as many
+	// best itself (0) gave two-turn values to five to seven times as many
 	// moves at turn 10 and played no better (60 paired games against
 	// Sharp at depth 4, the thirty-second round of docs/strength.md).
 	deepCut = scanMargin
