@@ -108,7 +108,7 @@ func trapThreat(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE, e
 		guards2[i] = 2 * (o.Occ[c] & (trapNbr[i] | tr.Bit())).Count()
 	}
 	ebase := oppBase - base
-	// reach[t] holds the attack rings (see attackReach) of the enemy pieces
+	// reach[t] holds the attack rings (see addReach) of the enemy pieces
 	// stronger than type t: of the enemy's elephant first, then of each
 	// weaker type added to those before it.
 	var reach [elephant][threatAttack + 1]engine.Bitboard
