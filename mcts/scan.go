@@ -171,20 +171,10 @@ func (w *worker) refine(sc *turnScan, margin float32) {
 		*q = sc.gen.Position(i)
 		switch sc.level[i] {
 		case 0:
-			// The threat is measured with the tree's capture search at
-			// both levels: the exact value reuses the bound's. A bound
-			// that cannot reach the margin even with the whole of a
-			// threat leaves the threat unmeasured.
-			sc.bound[i], sc.loss[i] = w.threatParts(q, w.capture, sc.threat, -1, sc.asked[i], sc.window(margin))
-			sc.level[i] = 1
+			w.boundWithCapture(sc, i, q, margin)
 			heap.Fix(&sc.heap, 0)
 		default:
-			sc.valued++
-			sc.bound[i], sc.loss[i] = w.threatParts(q, sc.deep, sc.threat, sc.loss[i], true, anyValue())
-			sc.level[i] = scanDone
-			if sc.bound[i] > sc.best || sc.bestMove < 0 {
-				sc.best, sc.bestMove = sc.bound[i], i
-			}
+			w.valueExactly(sc, i, q)
 			heap.Pop(&sc.heap)
 			if sc.refute && sc.best >= sc.cut {
 				return
@@ -203,18 +193,33 @@ func (w *worker) refine(sc *turnScan, margin float32) {
 // move was valued exactly (it then stays out of the heap), and the scan's
 // best then includes it.
 func (w *worker) refineNow(sc *turnScan, i int, q *engine.Position, margin float32) bool {
-	sc.bound[i], sc.loss[i] = w.threatParts(q, w.capture, sc.threat, -1, sc.asked[i], sc.window(margin))
-	sc.level[i] = 1
+	w.boundWithCapture(sc, i, q, margin)
 	if sc.bound[i] < sc.cut || sc.valued >= scanDeepLimit {
 		return false
 	}
+	w.valueExactly(sc, i, q)
+	return true
+}
+
+// boundWithCapture raises move i of sc, whose position is q, from its
+// static bound to level 1: its value with the tree's capture search. The
+// threat is measured with that search at both levels (the exact value
+// reuses the bound's); a bound that cannot reach the margin even with the
+// whole of a threat leaves the threat unmeasured.
+func (w *worker) boundWithCapture(sc *turnScan, i int, q *engine.Position, margin float32) {
+	sc.bound[i], sc.loss[i] = w.threatParts(q, w.capture, sc.threat, -1, sc.asked[i], sc.window(margin))
+	sc.level[i] = 1
+}
+
+// valueExactly values move i of sc, whose position is q, with the scan's
+// exhaustive capture search, and takes it as the best when it is.
+func (w *worker) valueExactly(sc *turnScan, i int, q *engine.Position) {
 	sc.valued++
 	sc.bound[i], sc.loss[i] = w.threatParts(q, sc.deep, sc.threat, sc.loss[i], true, anyValue())
 	sc.level[i] = scanDone
 	if sc.bound[i] > sc.best || sc.bestMove < 0 {
 		sc.best, sc.bestMove = sc.bound[i], i
 	}
-	return true
 }
 
 // scanState is what a scan knows of its moves when it ends: their bounds
