@@ -288,13 +288,6 @@ var (
 		}
 		return t
 	}()
-	// trapRing[i][k] holds the squares k steps from trap i, k = 0, 1, 2.
-	trapRing = func() (t [4][3]engine.Bitboard) {
-		for i, tr := range traps {
-			t[i] = [3]engine.Bitboard{tr.Bit(), trapNbr[i], trapNear[i] &^ trapNbr[i] &^ tr.Bit()}
-		}
-		return t
-	}()
 	// centreDist[sq] is the Manhattan distance from sq to the nearest of d4, e4, d5, e5.
 	centreDist = func() (t [64]int8) {
 		for sq := range engine.Square(64) {
@@ -400,7 +393,9 @@ func Extract(p *engine.Position, out []float32) {
 		nbr[opp][t] = ge[opp][t].Neighbors()
 	}
 
-	// Freezing: a piece beside a stronger enemy and no friend is frozen.
+	// Freezing: a piece beside a stronger enemy and no friend is frozen
+	// (engine.Position.Frozen's rule, here from nbr, which the threat
+	// features need too, instead of computing the same squares again).
 	var fOwn, fOpp engine.Bitboard
 	for t := rabbit; t < elephant; t++ {
 		fOwn |= ob[t] & nbr[opp][t+1]
