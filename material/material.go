@@ -43,10 +43,18 @@ type Game struct {
 	// NetAt is the value taken minus the value lost, in rabbits (see Value), in
 	// the turns numbered at most the at of Measure.
 	NetAt float64
+	// Moves counts the player's moves after the setups, and Short those of
+	// them that use fewer than the four steps a turn allows (captures are not
+	// steps): turns given away in part.
+	Moves, Short int
 }
 
 // LostRate is the player's pieces lost per 10 turns of the game.
 func (g *Game) LostRate() float64 { return 10 * float64(g.Lost) / float64(max(1, g.Turns)) }
+
+// ShortShare is the percentage of the player's moves that use fewer than
+// four steps (0 for a game without a move of the player's).
+func (g *Game) ShortShare() float64 { return 100 * float64(g.Short) / float64(max(1, g.Moves)) }
 
 // Measure replays rec and returns its material as seen by the player of
 // that user name (the archive's wusername or busername), with NetAt counted
@@ -117,6 +125,16 @@ func Measure(rec engine.Record, player string, at int) (Game, error) {
 	if m.FirstLoss == 0 {
 		m.FirstLoss = m.Turns + 1
 	}
+	for k, move := range g.Moves() {
+		// Moves()[0] is Gold's 2g; the sides alternate.
+		if engine.Color(k%2) != m.Color {
+			continue
+		}
+		m.Moves++
+		if steps(move) < engine.MaxSteps {
+			m.Short++
+		}
+	}
 	// The rules' outcome, or the recorded one for an ending the server
 	// decides (resignation, time).
 	if out := g.Outcome(); out.Over() {
@@ -125,6 +143,18 @@ func Measure(rec engine.Record, player string, at int) (Game, error) {
 		m.Won = rec.Termination != engine.NotOver && rec.Result == m.Color
 	}
 	return m, nil
+}
+
+// steps counts the steps of a move in notation: its words but the capture
+// marks ("Rc3x").
+func steps(move string) int {
+	n := 0
+	for _, w := range strings.Fields(move) {
+		if !strings.HasSuffix(w, "x") {
+			n++
+		}
+	}
+	return n
 }
 
 // Summary is the mean of a measure over games with its 95 % interval.
@@ -180,12 +210,12 @@ func (s Summary) format(verb string) string {
 // names lists the measures of a Game that Table and Paired report, in the
 // order of measures.
 func names() []string {
-	return []string{"first loss (turn)", "net material at turn AT (rabbits)", "pieces lost per 10 turns", "pieces taken per game", "turns per game"}
+	return []string{"first loss (turn)", "net material at turn AT (rabbits)", "pieces lost per 10 turns", "pieces taken per game", "turns per game", "moves of fewer than 4 steps (%)"}
 }
 
 // measures returns the values of g in the order of names.
 func measures(g Game) []float64 {
-	return []float64{float64(g.FirstLoss), g.NetAt, g.LostRate(), float64(g.Taken), float64(g.Turns)}
+	return []float64{float64(g.FirstLoss), g.NetAt, g.LostRate(), float64(g.Taken), float64(g.Turns), g.ShortShare()}
 }
 
 // Table returns, for games, a row per measure: its name (AT replaced by at)

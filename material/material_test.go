@@ -37,7 +37,7 @@ func TestMeasureAgreesWithNotation(t *testing.T) {
 		t.Fatalf("no game files: %v", err)
 	}
 	const at = 15
-	games := 0
+	games, allMoves, allShort := 0, 0, 0
 	for _, file := range files {
 		for _, rec := range readArchive(t, file) {
 			player := rec.Gold
@@ -49,7 +49,7 @@ func TestMeasureAgreesWithNotation(t *testing.T) {
 				t.Fatalf("%s: %v", file, err)
 			}
 			games++
-			var lost, taken, first, last int
+			var lost, taken, first, last, moves, short int
 			var net float64
 			for _, turn := range rec.Moves {
 				fields := strings.Fields(turn)
@@ -59,6 +59,18 @@ func TestMeasureAgreesWithNotation(t *testing.T) {
 				n, _ := strconv.Atoi(fields[0][:len(fields[0])-1])
 				if len(fields) > 1 {
 					last = n
+				}
+				if side := fields[0][len(fields[0])-1]; n > 1 && len(fields) > 1 && (side == 'w') == (m.Color == engine.Gold) {
+					moves++
+					steps := 0
+					for _, s := range fields[1:] {
+						if !strings.HasSuffix(s, "x") {
+							steps++
+						}
+					}
+					if steps < 4 {
+						short++
+					}
 				}
 				for _, s := range fields[1:] {
 					if !strings.HasSuffix(s, "x") {
@@ -92,6 +104,11 @@ func TestMeasureAgreesWithNotation(t *testing.T) {
 				t.Errorf("%s %s: lost %d, taken %d, first loss %d, turns %d, net %.1f; the notation says %d, %d, %d, %d, %.1f",
 					file, rec.Label(), m.Lost, m.Taken, m.FirstLoss, m.Turns, m.NetAt, lost, taken, first, last, net)
 			}
+			if m.Moves != moves || m.Short != short {
+				t.Errorf("%s %s: %d moves, %d of fewer than four steps; the notation says %d, %d", file, rec.Label(), m.Moves, m.Short, moves, short)
+			}
+			allMoves += moves
+			allShort += short
 			// An unfinished game (stopped at eval's ply limit) is won by
 			// neither side: its result column is empty.
 			wantWon := rec.Termination != engine.NotOver && rec.Result == m.Color
@@ -102,6 +119,11 @@ func TestMeasureAgreesWithNotation(t *testing.T) {
 	}
 	if games < 90 {
 		t.Errorf("%d games measured, want the 90 and more of docs/strength", games)
+	}
+	// The bot leaves steps unused in about one move in eight against Sharp;
+	// a count of none or of all would be a broken count, not a measure.
+	if allShort == 0 || allShort == allMoves {
+		t.Errorf("%d of %d moves of fewer than four steps", allShort, allMoves)
 	}
 }
 
@@ -174,6 +196,10 @@ func TestPaired(t *testing.T) {
 	}
 	if sums[2].Mean != -0.5 {
 		t.Errorf("pieces lost per 10 turns: difference %v, want -0.5", sums[2].Mean)
+	}
+	a[0].Moves, a[0].Short, b[0].Moves, b[0].Short = 20, 5, 20, 1
+	if rows, sums, _ := Paired(a, b, 15); rows[5] != "moves of fewer than 4 steps (%)" || sums[5].Mean != 10 {
+		t.Errorf("%q: difference %v, want 10 (25 %% against 5 %% in one game, equal in the other)", rows[5], sums[5].Mean)
 	}
 	if _, _, err := Paired(a, b[:1], 15); err == nil {
 		t.Error("lists of different lengths paired")
