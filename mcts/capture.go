@@ -29,6 +29,9 @@ type captureSearch struct {
 	// a state pushed out is only searched again. nil searches without it.
 	seen  []seenEntry
 	epoch uint32
+	// noGainCut turns off the cut of subtrees that cannot beat the best line
+	// so far (see rec); tests compare the two.
+	noGainCut bool
 }
 
 // seenEntry is a slot of captureSearch.seen.
@@ -132,8 +135,16 @@ func (c *captureSearch) rec(depth, gain int) {
 		}
 		*e = seenEntry{k, c.epoch}
 	}
-	if !t.PushPending() && !c.pullPossible(t) && captureBound(&t.Pos, t.Pos.Side) > left {
-		return
+	// Nor can a line gain more than the enemy pieces the bound lets it reach
+	// (one capture needs an enemy step, and an enemy step is half of a push
+	// or pull: one capture in two or three steps, two in four): a subtree
+	// that cannot beat the best line so far is not walked. Only a strictly
+	// better line replaces the best, so the line found is the same.
+	if !t.PushPending() && !c.pullPossible(t) {
+		b, victims := captureReach(&t.Pos, t.Pos.Side, left)
+		if b > left || !c.noGainCut && gain+reachableGain(&t.Pos, victims, left) <= c.best {
+			return
+		}
 	}
 	side := t.Pos.Side
 	steps := t.LegalSteps(c.bufs[depth][:0])
@@ -171,7 +182,17 @@ func (c *captureSearch) pullPossible(t *engine.Turn) bool {
 }
 
 // captureBound returns a lower bound on the steps side needs to capture an enemy
-// piece, or more than engine.MaxSteps when none can be captured in one turn.
+// piece, or more than engine.MaxSteps when none can be captured in one turn
+// (see captureReach).
+func captureBound(p *engine.Position, side engine.Color) int {
+	b, _ := captureReach(p, side, engine.MaxSteps)
+	return b
+}
+
+// captureReach returns a lower bound on the steps side needs to capture an
+// enemy piece, or more than limit when none can be captured within limit
+// steps, and the enemy pieces that each might be captured within limit steps
+// (every other one needs more).
 //
 // Every enemy step is half of a push or pull, so it costs two steps. An enemy
 // piece on a trap falls when its g guards (the enemy pieces beside the trap)
@@ -182,8 +203,8 @@ func (c *captureSearch) pullPossible(t *engine.Turn) bool {
 // steps. Before v's first step a stronger friendly piece must stand beside it; the
 // approach walks of that piece may double as the friendly halves of the guards'
 // removals, so the bound adds the larger of the two: 2d + g + max(g, approach).
-func captureBound(p *engine.Position, side engine.Color) int {
-	const none = engine.MaxSteps + 1
+func captureReach(p *engine.Position, side engine.Color, limit int) (int, engine.Bitboard) {
+	none := limit + 1
 	e := side.Other()
 	ebase := int(e) * engine.NumTypes
 	fbase := int(side) * engine.NumTypes
@@ -193,6 +214,7 @@ func captureBound(p *engine.Position, side engine.Color) int {
 		stronger[t] = stronger[t+1] | p.Bits[fbase+t+1]
 	}
 	best := none
+	var victims engine.Bitboard
 	for traps := engine.Traps; traps != 0; traps &= traps - 1 {
 		tb := traps & -traps
 		nb := tb.Neighbors()
@@ -203,13 +225,13 @@ func captureBound(p *engine.Position, side engine.Color) int {
 			// pulled away: two steps a guard, and before the first a
 			// stronger friendly piece must walk up to one of them. A guard
 			// that none can reach in time (an elephant, for one) holds it.
-			if 2*g >= best {
+			if 2*g > limit {
 				continue
 			}
 			a := -1
 			for gs := guards; gs != 0; gs &= gs - 1 {
 				gb := gs & -gs
-				x := approach(gb, stronger[typeOn(p, ebase, gb)], best-2*g)
+				x := approach(gb, stronger[typeOn(p, ebase, gb)], limit-2*g)
 				if x < 0 {
 					a = -1
 					break
@@ -220,6 +242,7 @@ func captureBound(p *engine.Position, side engine.Color) int {
 			}
 			if a >= 0 {
 				best = min(best, 2*g+a)
+				victims |= tb
 			}
 			continue
 		}
@@ -235,18 +258,38 @@ func captureBound(p *engine.Position, side engine.Color) int {
 			if nb&vb == 0 {
 				d, others = 2, g
 			}
-			if 2*d+2*others >= best {
+			if 2*d+2*others > limit {
 				continue
 			}
 			t := typeOn(p, ebase, vb)
-			a := approach(vb, stronger[t], best)
+			a := approach(vb, stronger[t], limit)
 			if a < 0 {
 				continue
 			}
-			best = min(best, 2*d+others+max(others, a))
+			if s := 2*d + others + max(others, a); s <= limit {
+				best = min(best, s)
+				victims |= vb
+			}
 		}
 	}
-	return best
+	return best, victims
+}
+
+// reachableGain bounds the material (in captureValue units) that captures
+// of victims can win in left steps with no push or pull under way: the most
+// valuable victim, and with four steps (room for two captures) the next one
+// too.
+func reachableGain(p *engine.Position, victims engine.Bitboard, left int) int {
+	captures := left / 2
+	gain := 0
+	for t := engine.NumTypes - 1; t >= 0 && captures > 0; t-- {
+		n := victims & (p.Bits[t] | p.Bits[engine.NumTypes+t])
+		for ; n != 0 && captures > 0; n &= n - 1 {
+			gain += int(captureValue[t])
+			captures--
+		}
+	}
+	return gain
 }
 
 // typeOn returns the type of the piece of the colour whose bitboards start at

@@ -153,6 +153,50 @@ func TestCaptureTableChangesNothing(t *testing.T) {
 	}
 }
 
+// TestCaptureGainCutChangesNothing checks the cut of subtrees that cannot
+// beat the best line so far: with it, both modes of the capture search find
+// the same gain and the same line as without it, from turn starts and from
+// the middle of turns, in fewer nodes.
+func TestCaptureGainCutChangesNothing(t *testing.T) {
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	ps := testPositions(t, n)
+	for _, extra := range []int{1, engine.MaxSteps} {
+		with, without := newCaptureSearch(), newCaptureSearch()
+		with.extra, without.extra = extra, extra
+		without.noGainCut = true
+		nodesWith, nodesWithout, gains := 0, 0, 0
+		for i, p := range ps {
+			// The turn start, then after one and two of its steps.
+			turn := engine.NewTurn(p)
+			for k := range 3 {
+				t1, t2 := turn, turn
+				g1, a1 := with.find(&t1)
+				g2, a2 := without.find(&t2)
+				nodesWith += with.nodes
+				nodesWithout += without.nodes
+				if g1 != g2 || (a1 == nil) != (a2 == nil) || a1 != nil && !a1.Pos.SameBoard(&a2.Pos) {
+					t.Fatalf("extra %d, position %d (%s) after %d steps: gain %d with the cut, %d without", extra, i, p.String(), k, g1, g2)
+				}
+				if g1 > 0 {
+					gains++
+				}
+				steps := turn.LegalSteps(nil)
+				if len(steps) == 0 || turn.StepsLeft() < 2 {
+					break
+				}
+				turn.Play(steps[(7*i+k)%len(steps)])
+			}
+		}
+		if gains == 0 || nodesWith >= nodesWithout {
+			t.Errorf("extra %d: %d searches with a gain, %d nodes with the cut and %d without: want gains and fewer nodes", extra, gains, nodesWith, nodesWithout)
+		}
+		t.Logf("extra %d: %d searches with a gain, %d nodes with the cut, %d without", extra, gains, nodesWith, nodesWithout)
+	}
+}
+
 // TestExhaustiveCaptureSearchIsExact checks the scan's capture search (every
 // line of the steps left, cut by the bound) against full move generation: it
 // must find the most material a move wins in every position. The first case
