@@ -9,8 +9,9 @@ var captureValue = [engine.NumTypes]int8{engine.Rabbit: 2, engine.Cat: 3, engine
 
 // captureSearch finds, exactly, the capture line that wins the most material
 // for the side to move in the steps it has left: it walks every legal step
-// sequence, cut by a lower bound on the steps any capture still needs (see
-// captureBound). It is the tactical part of the leaf evaluation: a position
+// sequence, cut by a lower bound on the steps any capture still needs and by
+// the material the captures still in reach could win (see captureReach). It
+// is the tactical part of the leaf evaluation: a position
 // whose side to move can capture a piece this turn is judged after the capture.
 type captureSearch struct {
 	bufs     [engine.MaxSteps + 1][]engine.Step
