@@ -127,49 +127,32 @@ func BenchmarkCaptureSearch(b *testing.B) {
 // (two independent steps either way round), and a state's subtree is the
 // same whichever way it was reached.
 func TestCaptureTableChangesNothing(t *testing.T) {
-	ps := testPositions(t, 300)
-	for _, extra := range []int{1, engine.MaxSteps} {
-		with, without := newCaptureSearch(), newCaptureSearch()
-		with.extra, without.extra = extra, extra
-		without.seen = nil
-		nodesWith, nodesWithout, gains := 0, 0, 0
-		for i, p := range ps {
-			t1, t2 := engine.NewTurn(p), engine.NewTurn(p)
-			g1, a1 := with.find(&t1)
-			g2, a2 := without.find(&t2)
-			nodesWith += with.nodes
-			nodesWithout += without.nodes
-			if g1 != g2 || (a1 == nil) != (a2 == nil) || a1 != nil && !a1.Pos.SameBoard(&a2.Pos) {
-				t.Fatalf("extra %d, position %d (%s): gain %d with the table, %d without", extra, i, p.String(), g1, g2)
-			}
-			if g1 > 0 {
-				gains++
-			}
-		}
-		if gains == 0 || nodesWith >= nodesWithout {
-			t.Errorf("extra %d: %d positions with a gain, %d nodes with the table and %d without: want gains and fewer nodes", extra, gains, nodesWith, nodesWithout)
-		}
-		t.Logf("extra %d: %d positions with a gain, %d nodes with the table, %d without", extra, gains, nodesWith, nodesWithout)
-	}
+	checkCutChangesNothing(t, "the table", 300, func(c *captureSearch) { c.seen = nil })
 }
 
 // TestCaptureGainCutChangesNothing checks the cut of subtrees that cannot
-// beat the best line so far: with it, both modes of the capture search find
-// the same gain and the same line as without it, from turn starts and from
-// the middle of turns, in fewer nodes.
+// beat the best line so far likewise.
 func TestCaptureGainCutChangesNothing(t *testing.T) {
 	n := 600
 	if testing.Short() {
 		n = 150
 	}
+	checkCutChangesNothing(t, "the gain cut", n, func(c *captureSearch) { c.noGainCut = true })
+}
+
+// checkCutChangesNothing compares, in both modes, the capture search with a
+// search that off has stripped of one cut, from the turn starts of n test
+// positions and after one and two of their steps: the same gains and lines,
+// and fewer nodes with the cut.
+func checkCutChangesNothing(t *testing.T, cut string, n int, off func(*captureSearch)) {
+	t.Helper()
 	ps := testPositions(t, n)
 	for _, extra := range []int{1, engine.MaxSteps} {
 		with, without := newCaptureSearch(), newCaptureSearch()
 		with.extra, without.extra = extra, extra
-		without.noGainCut = true
+		off(without)
 		nodesWith, nodesWithout, gains := 0, 0, 0
 		for i, p := range ps {
-			// The turn start, then after one and two of its steps.
 			turn := engine.NewTurn(p)
 			for k := range 3 {
 				t1, t2 := turn, turn
@@ -178,7 +161,7 @@ func TestCaptureGainCutChangesNothing(t *testing.T) {
 				nodesWith += with.nodes
 				nodesWithout += without.nodes
 				if g1 != g2 || (a1 == nil) != (a2 == nil) || a1 != nil && !a1.Pos.SameBoard(&a2.Pos) {
-					t.Fatalf("extra %d, position %d (%s) after %d steps: gain %d with the cut, %d without", extra, i, p.String(), k, g1, g2)
+					t.Fatalf("extra %d, position %d (%s) after %d steps: gain %d with %s, %d without", extra, i, p.String(), k, g1, cut, g2)
 				}
 				if g1 > 0 {
 					gains++
@@ -191,9 +174,9 @@ func TestCaptureGainCutChangesNothing(t *testing.T) {
 			}
 		}
 		if gains == 0 || nodesWith >= nodesWithout {
-			t.Errorf("extra %d: %d searches with a gain, %d nodes with the cut and %d without: want gains and fewer nodes", extra, gains, nodesWith, nodesWithout)
+			t.Errorf("extra %d: %d searches with a gain, %d nodes with %s and %d without: want gains and fewer nodes", extra, gains, nodesWith, cut, nodesWithout)
 		}
-		t.Logf("extra %d: %d searches with a gain, %d nodes with the cut, %d without", extra, gains, nodesWith, nodesWithout)
+		t.Logf("extra %d: %d searches with a gain, %d nodes with %s, %d without", extra, gains, nodesWith, cut, nodesWithout)
 	}
 }
 
