@@ -218,6 +218,30 @@ func rulesCheckNode(t *Turn, legal []Step) error {
 			return fmt.Errorf("LegalSteps lists %s for a piece not there", s)
 		}
 	}
+	// ForcingSteps and PullSteps are LegalSteps filtered, in its order.
+	pullSq, pullType := t.Pull()
+	var forcing, pulls []Step
+	for _, s := range legal {
+		enemy := s.Piece.Color() != p.Side
+		weakerBeside := false
+		for b := neighbors[s.From] & p.Occ[p.Side.Other()]; b != 0; b &= b - 1 {
+			if p.At(b.First()).Type() < s.Piece.Type() {
+				weakerBeside = true
+			}
+		}
+		if t.PushPending() || enemy || s.Piece.Type() != Rabbit && weakerBeside {
+			forcing = append(forcing, s)
+		}
+		if !t.PushPending() && enemy && pullSq != NoSquare && s.To() == pullSq && s.Piece.Type() < pullType {
+			pulls = append(pulls, s)
+		}
+	}
+	if got := t.ForcingSteps(nil); !slices.Equal(got, forcing) {
+		return fmt.Errorf("ForcingSteps = %v, LegalSteps filtered %v", got, forcing)
+	}
+	if got := t.PullSteps(nil); !slices.Equal(got, pulls) {
+		return fmt.Errorf("PullSteps = %v, LegalSteps filtered %v", got, pulls)
+	}
 	for c := Gold; c <= Silver; c++ {
 		var want Bitboard
 		for b := p.Occ[c]; b != 0; b &= b - 1 {

@@ -82,11 +82,9 @@ func (t *Turn) LegalSteps(buf []Step) []Step {
 	}
 	p := &t.Pos
 	c := p.Side
-	e := c.Other()
 	empty := p.Empty()
 	frozen := p.Frozen(c)
 	ob := int(c) * NumTypes
-	eb := int(e) * NumTypes
 	if t.pushTo != NoSquare {
 		to := t.pushTo
 		for pt := t.pushType + 1; pt < NumTypes; pt++ {
@@ -111,37 +109,96 @@ func (t *Turn) LegalSteps(buf []Step) []Step {
 			}
 		}
 	}
-	// Pull completions.
+	buf = t.PullSteps(buf)
+	if t.Used <= MaxSteps-2 {
+		buf = t.pushStarts(buf, empty, frozen)
+	}
+	return buf
+}
+
+// pushStarts appends to buf the enemy steps that start a push, given the
+// empty squares and the side's frozen pieces, leaving out those already
+// listed as pull completions, and returns it.
+func (t *Turn) pushStarts(buf []Step, empty, frozen Bitboard) []Step {
+	p := &t.Pos
+	c := p.Side
+	eb := int(c.Other()) * NumTypes
 	canPull := t.pullFrom != NoSquare && t.Used <= MaxSteps-1
-	if canPull {
-		to := t.pullFrom
-		for pt := range t.pullType {
-			pc := Piece(eb + int(pt))
-			for b := p.Bits[pc] & neighbors[to]; b != 0; b &= b - 1 {
-				from := b.First()
-				buf = append(buf, Step{pc, from, dirBetween(from, to)})
+	active := p.Occ[c] &^ frozen
+	for pt := range PieceType(NumTypes - 1) {
+		pc := Piece(eb + int(pt))
+		pushers := p.stronger(c, pt) & active
+		for b := p.Bits[pc] & pushers.Neighbors(); b != 0; b &= b - 1 {
+			from := b.First()
+			for d := North; d <= West; d++ {
+				to := from.Bit().Shift(d)
+				if to&empty == 0 {
+					continue
+				}
+				if canPull && to.First() == t.pullFrom && pt < t.pullType {
+					continue // already listed as a pull
+				}
+				buf = append(buf, Step{pc, from, d})
 			}
 		}
 	}
-	// Push starts.
-	if t.Used <= MaxSteps-2 {
-		active := p.Occ[c] &^ frozen
-		for pt := range PieceType(NumTypes - 1) {
-			pc := Piece(eb + int(pt))
-			pushers := p.stronger(c, pt) & active
-			for b := p.Bits[pc] & pushers.Neighbors(); b != 0; b &= b - 1 {
-				from := b.First()
-				for d := North; d <= West; d++ {
-					to := from.Bit().Shift(d)
-					if to&empty == 0 {
-						continue
-					}
-					if canPull && to.First() == t.pullFrom && pt < t.pullType {
-						continue // already listed as a pull
-					}
+	return buf
+}
+
+// ForcingSteps appends to buf the legal next steps that move an enemy piece
+// or may be followed by one that does, in the order of LegalSteps, and
+// returns it: every step while a push is under way, the pull completions,
+// the push starts, and the own steps of pieces other than rabbits that leave
+// a weaker enemy piece beside the square they vacate (a pull may follow).
+// An enemy piece is captured only when an enemy piece moves (onto a trap, or
+// away from the last guard of one on it), so with two steps left these are
+// the only steps that can start a capture.
+func (t *Turn) ForcingSteps(buf []Step) []Step {
+	if t.Used >= MaxSteps || t.pushTo != NoSquare {
+		return t.LegalSteps(buf)
+	}
+	p := &t.Pos
+	c := p.Side
+	e := c.Other()
+	empty := p.Empty()
+	frozen := p.Frozen(c)
+	ob := int(c) * NumTypes
+	eb := int(e) * NumTypes
+	// weaker accumulates the enemy pieces weaker than the type looked at.
+	weaker := p.Bits[eb]
+	for pt := Cat; pt < NumTypes; pt++ {
+		pc := Piece(ob + int(pt))
+		for b := p.Bits[pc] &^ frozen & weaker.Neighbors(); b != 0; b &= b - 1 {
+			from := b.First()
+			dst := neighbors[from] & empty
+			for d := North; d <= West; d++ {
+				if dst&from.Bit().Shift(d) != 0 {
 					buf = append(buf, Step{pc, from, d})
 				}
 			}
+		}
+		weaker |= p.Bits[eb+int(pt)]
+	}
+	buf = t.PullSteps(buf)
+	if t.Used <= MaxSteps-2 {
+		buf = t.pushStarts(buf, empty, frozen)
+	}
+	return buf
+}
+
+// PullSteps appends to buf the steps that complete a pull into the square
+// the last own step vacated, in the order of LegalSteps, and returns it.
+func (t *Turn) PullSteps(buf []Step) []Step {
+	if t.pullFrom == NoSquare || t.pushTo != NoSquare || t.Used > MaxSteps-1 {
+		return buf
+	}
+	to := t.pullFrom
+	eb := int(t.Pos.Side.Other()) * NumTypes
+	for pt := range t.pullType {
+		pc := Piece(eb + int(pt))
+		for b := t.Pos.Bits[pc] & neighbors[to]; b != 0; b &= b - 1 {
+			from := b.First()
+			buf = append(buf, Step{pc, from, dirBetween(from, to)})
 		}
 	}
 	return buf

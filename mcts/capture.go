@@ -33,6 +33,9 @@ type captureSearch struct {
 	// noGainCut turns off the cut of subtrees that cannot beat the best line
 	// so far (see rec); tests compare the two.
 	noGainCut bool
+	// allSteps walks every legal step in the last two steps of a line too,
+	// not only those that may capture (see rec); tests compare the two.
+	allSteps bool
 }
 
 // seenEntry is a slot of captureSearch.seen.
@@ -147,8 +150,20 @@ func (c *captureSearch) rec(depth, gain int) {
 			return
 		}
 	}
+	// With two steps left, only a step that moves an enemy piece or may be
+	// followed by one can start a capture (an enemy piece falls only when an
+	// enemy piece moves); with one left, only a push's or pull's second half.
+	// The other steps' lines end at the shortcut above with no more material.
+	var steps []engine.Step
+	switch buf := c.bufs[depth][:0]; {
+	case c.allSteps || left > 2 || t.PushPending():
+		steps = t.LegalSteps(buf)
+	case left == 2:
+		steps = t.ForcingSteps(buf)
+	default:
+		steps = t.PullSteps(buf)
+	}
 	side := t.Pos.Side
-	steps := t.LegalSteps(c.bufs[depth][:0])
 	c.bufs[depth] = steps
 	next := &c.turns[depth+1]
 	for _, s := range steps {

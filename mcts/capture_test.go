@@ -140,6 +140,17 @@ func TestCaptureGainCutChangesNothing(t *testing.T) {
 	checkCutChangesNothing(t, "the gain cut", n, func(c *captureSearch) { c.noGainCut = true })
 }
 
+// TestCaptureStepFilterChangesNothing checks that walking only the steps
+// that may capture in the last two steps of a line (Turn.ForcingSteps and
+// Turn.PullSteps) finds the same gains and lines as walking every step.
+func TestCaptureStepFilterChangesNothing(t *testing.T) {
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	checkCutChangesNothing(t, "the step filter", n, func(c *captureSearch) { c.allSteps = true })
+}
+
 // checkCutChangesNothing compares, in both modes, the capture search with a
 // search that off has stripped of one cut, from the turn starts of n test
 // positions and after one and two of their steps: the same gains and lines,
