@@ -8,11 +8,13 @@ import "github.com/arimaalab/arimaalab/engine"
 var captureValue = [engine.NumTypes]int8{engine.Rabbit: 2, engine.Cat: 3, engine.Dog: 4, engine.Horse: 7, engine.Camel: 13, engine.Elephant: 20}
 
 // captureSearch finds, exactly, the capture line that wins the most material
-// for the side to move in the steps it has left: it walks every legal step
-// sequence, cut by a lower bound on the steps any capture still needs and by
-// the material the captures still in reach could win (see captureReach). It
-// is the tactical part of the leaf evaluation: a position
-// whose side to move can capture a piece this turn is judged after the capture.
+// for the side to move in the steps it has left: it walks the legal step
+// sequences (in the last two steps of a line only the steps that can still
+// capture, see rec), cut by a lower bound on the steps any capture still
+// needs and by the material the captures still in reach could win (see
+// captureReach). It is the tactical part of the leaf evaluation: a position
+// whose side to move can capture a piece this turn is judged after the
+// capture.
 type captureSearch struct {
 	bufs     [engine.MaxSteps + 1][]engine.Step
 	turns    [engine.MaxSteps + 1]engine.Turn
