@@ -62,6 +62,11 @@ type TrainConfig struct {
 	Val float64 `yaml:"val"`
 	// CheapWeight weighs the rows of cheap searches.
 	CheapWeight float64 `yaml:"cheap_weight"`
+	// Fix lists features, by name or path.Match pattern, whose weights
+	// every candidate keeps at the best weights' values (see train.Options):
+	// those that self-play cannot judge, such as the hand-set rabbit and
+	// goal weights (docs/pipeline.md).
+	Fix []string `yaml:"fix"`
 }
 
 // GateConfig holds the settings of the promotion match.
@@ -186,6 +191,9 @@ func (c *Config) validate(name string) error {
 	}
 	if _, err := train.ParseTarget(c.Train.Target); err != nil {
 		return bad("train.target: %v", err)
+	}
+	if err := train.CheckFix(c.Train.Fix); err != nil {
+		return bad("train.fix: %v", err)
 	}
 	if err := c.validateAnchors(); err != nil {
 		return bad("%v", err)

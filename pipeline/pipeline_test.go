@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/features"
 )
 
 // tiny returns a configuration that runs the whole loop in seconds.
@@ -59,6 +61,8 @@ func TestConfigErrors(t *testing.T) {
 		{"train:\n  cheap_weight: -1\n", "train.cheap_weight -1"},
 		{"train:\n  l2: .inf\n", "train.l2 +Inf"},
 		{"train:\n  target: bogus\n", "train.target"},
+		{"train:\n  fix: [harlog, nosuch]\n", `train.fix: "nosuch" matches no feature`},
+		{"train:\n  fix: [\"[\"]\n", `train.fix: "[": syntax error in pattern`},
 		{"selfplay:\n  games: 0\n", "selfplay.games 0"},
 		{"selfplay:\n  workers: -2\n", "selfplay.workers -2"},
 		{"selfplay:\n  full_share: .nan\n", "selfplay.full_share NaN"},
@@ -163,5 +167,39 @@ func noLeftovers(t *testing.T, dir string) {
 	}
 	if len(left) > 0 {
 		t.Fatalf("temporary files or claims left: %v", left)
+	}
+}
+
+// TestTrainFix: the weights that train.fix names keep the best weights'
+// values in every candidate, while the others move.
+func TestTrainFix(t *testing.T) {
+	c := tiny(t, t.TempDir())
+	c.Generations = 1
+	c.Train.Fix = []string{"goal_*", "rabbit_rank[3-7]"}
+	if _, err := Run(context.Background(), c, quiet()); err != nil {
+		t.Fatal(err)
+	}
+	cand, err := loadWeights(filepath.Join(genDir(c.Out, 1), "candidate.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen0, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	for _, name := range features.Names() {
+		was, _ := gen0.Value(name)
+		now, _ := cand.Value(name)
+		fixed := strings.HasPrefix(name, "goal_") || strings.HasPrefix(name, "rabbit_rank") && name != "rabbit_rank2"
+		switch {
+		case fixed && now != was:
+			t.Errorf("%s: %v, want generation 0's %v (fixed)", name, now, was)
+		case !fixed && now != was:
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("no free weight moved")
 	}
 }

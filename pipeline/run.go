@@ -204,6 +204,7 @@ func trainCandidate(ctx context.Context, c Config, g int, init *weights.Weights,
 	o.CheapWeight = c.Train.CheapWeight
 	o.L2 = c.Train.L2
 	o.L2ToInit = c.Train.L2ToInit
+	o.Fix = c.Train.Fix
 	o.Init = init
 	o.Progress = progress
 	o.Threads = threads

@@ -246,7 +246,7 @@ func (opt *Options) start() (init *weights.Weights, w0 []float64, fixed []bool, 
 		w0[j], _ = init.Value(name) // Check guarantees every name
 	}
 	if fixed, err = fixedMask(names, opt.Fix); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, fmt.Errorf("-fix %w", err)
 	}
 	return init, w0, fixed, nil
 }
@@ -298,6 +298,13 @@ func countGames(ids []uint64) int {
 	return len(seen)
 }
 
+// CheckFix reports an error for a pattern of Options.Fix that is malformed
+// or matches no feature.
+func CheckFix(patterns []string) error {
+	_, err := fixedMask(features.Names(), patterns)
+	return err
+}
+
 // fixedMask returns, for each feature of names, whether one of the patterns
 // (names or path.Match patterns) matches it; nil for no patterns. A pattern
 // that matches no feature, or is malformed, is an error.
@@ -311,14 +318,14 @@ func fixedMask(names, patterns []string) ([]bool, error) {
 		for j, name := range names {
 			ok, err := path.Match(p, name)
 			if err != nil {
-				return nil, fmt.Errorf("-fix %q: %w", p, err)
+				return nil, fmt.Errorf("%q: %w", p, err)
 			}
 			if ok {
 				mask[j], found = true, true
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("-fix %q matches no feature", p)
+			return nil, fmt.Errorf("%q matches no feature", p)
 		}
 	}
 	return mask, nil
