@@ -563,17 +563,22 @@ func TestBestReplies(t *testing.T) {
 // TestDeepWidens checks that a search bounded by time whose deep scan ends
 // with time left widens it: in the opening position, quiet, the first 54
 // moves take a small part of the time, and the next ones by their one-turn
-// value get their two-turn values too. A search bounded by simulations does
-// not widen (it has no deadline), and a one-turn scan reports no deep scan.
-// The search gets 10 s: 5 s once left the scan short of its first 54 moves
-// with games and the tests of other packages sharing the two cores.
+// value get their two-turn values too, until the deepFirst moves ranked run
+// out. A search bounded by simulations alone does not widen (it has no
+// deadline), and a one-turn scan reports no deep scan.
+//
+// The widening search stops its tree at 200 simulations and bounds only
+// the scan by time: 60 s, a bound and not a wait, as the scan ends when the
+// moves run out (about 1 s on a quiet 2-core machine). A 10 s search of the
+// tree and the scan together once left the scan short of its first moves
+// in CI, with the tests of other packages sharing the two cores.
 func TestDeepWidens(t *testing.T) {
 	p := mustPosition(t, "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]")
 	for _, tc := range []struct {
 		cfg    Config
 		widens bool
 	}{
-		{Config{Time: 10 * time.Second, Scan: ScanAuto}, true},
+		{Config{Visits: 200, Time: time.Minute, Scan: ScanDeep}, true},
 		{Config{Visits: 200, Scan: ScanDeep}, false},
 	} {
 		s, err := New(tc.cfg, gen0(t))
