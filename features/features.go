@@ -112,9 +112,6 @@ const (
 	// Pieces the enemy can drag into a trap in few steps (see trapThreat).
 	fTrapThreatOwn
 	fTrapThreatOpp
-	fTrapAttackOwn
-	fTrapAttackOpp
-	fTrapDefence
 
 	// N is the number of features: the length of a feature vector.
 	N = iota
@@ -207,9 +204,6 @@ var names = [N]string{
 	fTrapDangerOpp:       "trap_danger_opp",
 	fTrapThreatOwn:       "trap_threat_own",
 	fTrapThreatOpp:       "trap_threat_opp",
-	fTrapAttackOwn:       "trap_attack_own",
-	fTrapAttackOpp:       "trap_attack_opp",
-	fTrapDefence:         "trap_defence",
 }
 
 // version is the feature-set version, computed once from the names.
@@ -455,12 +449,6 @@ func Extract(p *engine.Position, out []float32) {
 	// Pieces the enemy can bring into a trap it holds, by the steps it needs.
 	out[fTrapThreatOwn] = trapThreat(&o, own, &lossOwn, &ge[opp], &nbr[opp], fOwn, fOpp)
 	out[fTrapThreatOpp] = trapThreat(&o, opp, &lossOpp, &ge[own], &nbr[own], fOpp, fOwn)
-
-	// Trap control by strength, as Sharp weighs it (see control.go).
-	tc := trapControls(&controlInput{o: &o, ge: &ge, frozen: [2]engine.Bitboard{fOwn, fOpp}})
-	out[fTrapAttackOwn] = attack(tc[2]) + attack(tc[3])
-	out[fTrapAttackOpp] = attack(-tc[0]) + attack(-tc[1])
-	out[fTrapDefence] = trapDefence(&o)
 }
 
 // influenceHalf is how much a piece of each type weighs in the control of a
