@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	margin := fs.Float64("pair-margin", train.DefaultPairMargin, "with -pairs, the least difference of root_value between two positions for a pair")
 	leaf := fs.Bool("pair-leaf", true, "with -pairs, take each position's features after its side to move's best capture line, where the search reads them")
 	reply := fs.Bool("pair-reply", false, "with -pairs, take each position's features after the best reply of its side to move, by the deep scan's\n"+
-		"reply scan with the -init weights, and the best capture line after it: where the deep scan reads them (about 70 ms a row on one core)")
+		"reply scan with the -init weights, and the best capture line after it: where the deep scan reads them (about 200 ms of one core a row)")
 	pol := fs.Bool("policy", false, "fit the step model of the learned priors (package policy) instead: on the moves of game archives\n"+
 		"(files) and the visit distributions of self-play data (directories, globs, .arrow files); -out is the model to write;\n"+
 		"-players, -val, -seed, -l2 and -max-iter apply")
