@@ -51,14 +51,14 @@ const abMaxPly = 64
 
 // stepSearch is the state of one alpha-beta search by steps.
 type stepSearch struct {
-	w        *worker
-	tt       []abEntry
-	killers  [abMaxPly][2]abMove
-	history  [2 * engine.NumTypes][64][4]int32
-	pv       [abMaxPly][abMaxPly]abMove
-	pvLen    [abMaxPly]int
-	bufs     [abMaxPly][]engine.Step
-	hist     *engine.History
+	w       *worker
+	tt      []abEntry
+	killers [abMaxPly][2]abMove
+	history [2 * engine.NumTypes][64][4]int32
+	pv      [abMaxPly][abMaxPly]abMove
+	pvLen   [abMaxPly]int
+	bufs    [abMaxPly][]engine.Step
+	hist    *engine.History
 	// root is the hash of the position the search started from: the ends
 	// of its turn must not repeat a position of the game a third time.
 	root     uint64
