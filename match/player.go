@@ -264,9 +264,9 @@ func (s *Spec) setKey(k, v string) error {
 		s.Search.Leaf = mcts.Leaf(v)
 	case k == "scan":
 		switch mcts.Scan(v) {
-		case mcts.ScanOn, mcts.ScanOff, mcts.ScanAuto, mcts.ScanDeep, mcts.ScanStep:
+		case mcts.ScanOn, mcts.ScanOff, mcts.ScanAuto, mcts.ScanDeep:
 		default:
-			return fmt.Errorf("scan=%q: want auto, on, deep, step or off", v)
+			return fmt.Errorf("scan=%q: want auto, on, deep or off", v)
 		}
 		s.Search.Scan = mcts.Scan(v)
 	case k == "minimax":

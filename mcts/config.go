@@ -79,10 +79,6 @@ const (
 	// opponent, the replies valued as the scan values a move. A search bounded
 	// by time gives it most of its time.
 	ScanDeep Scan = "deep"
-	// ScanStep chooses the move by an alpha-beta search by steps (see
-	// stepSearch), iteratively deepened in the time the deep scan would
-	// have.
-	ScanStep Scan = "step"
 )
 
 // scanMinVisits is the smallest budget of simulations that ScanAuto scans.
@@ -179,9 +175,9 @@ func (c Config) withDefaults() (Config, error) {
 	switch c.Scan {
 	case "":
 		c.Scan = ScanAuto
-	case ScanOn, ScanOff, ScanAuto, ScanDeep, ScanStep:
+	case ScanOn, ScanOff, ScanAuto, ScanDeep:
 	default:
-		return c, fmt.Errorf("mcts: scan %q: want auto, on, deep, step or off", c.Scan)
+		return c, fmt.Errorf("mcts: scan %q: want auto, on, deep or off", c.Scan)
 	}
 	if c.Minimax < 0 || c.Minimax > 1 {
 		return c, fmt.Errorf("mcts: minimax %v: want 0 to 1", c.Minimax)
