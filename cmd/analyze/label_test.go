@@ -14,7 +14,8 @@ import (
 
 // TestLabel runs analyze label with this project's engine as the judge
 // (acting as Sharp: Silver's positions must be mirrored): the summary, shards
-// that analyze verify passes, a second run that finds them written, verify's
+// that analyze verify passes (those of a successors file's groups too), a
+// second run that finds them written, verify's
 // checks of labelled games (a missing shard, rows out of order, a result
 // that does not alternate), and the errors of bad command lines and files
 // (one line each, naming the file and line).
@@ -116,6 +117,29 @@ func TestLabel(t *testing.T) {
 		if res.code != 1 || !strings.Contains(res.stderr, c.want) || strings.Count(res.stderr, "\n") != 1 {
 			t.Errorf("verify, %s: status %d, stderr %q; want status 1 and one line with %q", c.name, res.code, res.stderr, c.want)
 		}
+	}
+
+	// Groups of positions one move after one position (analyze successors),
+	// labelled for train -pairs: a group's rows share a game id, a turn and a
+	// side, and verify passes them.
+	succ := filepath.Join(t.TempDir(), "succ.aei")
+	if r := runCmd(t, "", "successors", "-every", "16", "-pick", "2", "-random", "1", "-out", succ, games); r.code != 0 {
+		t.Fatalf("successors: status %d\n%s", r.code, r.stderr)
+	}
+	grouped := filepath.Join(t.TempDir(), "grouped")
+	if r := runCmd(t, "", "label", "-engine", helper, "-option", "visits=40", "-option", "threads=1", "-out", grouped,
+		"-shard-size", "6", "-workers", "2", succ); r.code != 0 {
+		t.Fatalf("label of groups: status %d\n%s", r.code, r.stderr)
+	}
+	grows, err := data.ReadRows(judge.ShardPath(grouped, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(grows) < 2 || grows[0].GameID != grows[1].GameID || grows[0].Turn != grows[1].Turn || grows[0].Side != grows[1].Side {
+		t.Fatalf("the first two rows of a group differ in game, turn or side: %+v, %+v", grows[0].GameID, grows[1].GameID)
+	}
+	if v := runCmd(t, "", "verify", grouped); v.code != 0 {
+		t.Errorf("verify of labelled groups: status %d\n%s%s", v.code, v.stdout, v.stderr)
 	}
 
 	badPositions := writeFile(t, "bad.aei", standard3353+"\n\ng [rr]\n")

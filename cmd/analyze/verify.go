@@ -90,7 +90,8 @@ type gameState struct {
 // self-play shard (replayed by the rules; the same moves and positions as the
 // rows). The games of a labelled shard (analyze label) may skip turns: their
 // rows are some of a game's turns, in order, each with the plies_left and
-// result its turn implies. It returns the rows and games.
+// result its turn implies; those of a group of a position file are the
+// group's positions, which share one turn. It returns the rows and games.
 func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, err error) {
 	r, err := data.Open(path)
 	if err != nil {
@@ -176,8 +177,12 @@ func (v *verifier) file(path string, stderr io.Writer) (rows int64, games int, e
 			if k%2 == 1 {
 				wantResult = -wantResult
 			}
+			// Positions of a group of a position file (analyze successors'
+			// positions one move after one position) share a game id, a turn
+			// and a side, and have no move: siblings, not turns of a game.
+			sibling := labelled && g.rows > 0 && g.firstPly+k == g.lastPly && row.Move == "" && g.moves[g.rows-1] == ""
 			switch {
-			case labelled && g.firstPly+k <= g.lastPly:
+			case labelled && g.firstPly+k <= g.lastPly && !sibling:
 				return 0, 0, fail(at, g, "turn %d side %d after turn %d side %d (a game's rows are some of its turns, in order)", row.Turn, row.Side, 2+g.lastPly/2, g.lastPly%2)
 			case !labelled && (int(row.Turn) != 2+k/2 || int(row.Side) != k%2):
 				return 0, 0, fail(at, g, "turn %d side %d, want turn %d side %d (a game's rows are its turns in order)", row.Turn, row.Side, 2+k/2, k%2)
