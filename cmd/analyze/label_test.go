@@ -136,7 +136,8 @@ func TestLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(grows) < 2 || grows[0].GameID != grows[1].GameID || grows[0].Turn != grows[1].Turn || grows[0].Side != grows[1].Side {
-		t.Fatalf("the first two rows of a group differ in game, turn or side: %+v, %+v", grows[0].GameID, grows[1].GameID)
+		t.Fatalf("the first two rows of a group differ in game, turn or side: %d %d %d, %d %d %d",
+			grows[0].GameID, grows[0].Turn, grows[0].Side, grows[1].GameID, grows[1].Turn, grows[1].Side)
 	}
 	if v := runCmd(t, "", "verify", grouped); v.code != 0 {
 		t.Errorf("verify of labelled groups: status %d\n%s%s", v.code, v.stdout, v.stderr)
