@@ -135,7 +135,10 @@ func TestLabel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(grows) < 2 || grows[0].GameID != grows[1].GameID || grows[0].Turn != grows[1].Turn || grows[0].Side != grows[1].Side {
+	if len(grows) < 2 {
+		t.Fatalf("the first shard of groups holds %d rows, want at least 2", len(grows))
+	}
+	if grows[0].GameID != grows[1].GameID || grows[0].Turn != grows[1].Turn || grows[0].Side != grows[1].Side {
 		t.Fatalf("the first two rows of a group differ in game, turn or side: %d %d %d, %d %d %d",
 			grows[0].GameID, grows[0].Turn, grows[0].Side, grows[1].GameID, grows[1].Turn, grows[1].Side)
 	}
