@@ -33,14 +33,15 @@ func NewReplyLeaf(ev Evaluator) (*ReplyLeaf, error) {
 	}, nil
 }
 
-// Leaf returns the leaf of p, a position at the start of a turn (the
-// opponent of the player who just moved to move): the position after its
-// best reply and the best capture line of the side then to move, which is to
-// move in it. ok is false when the rules, not the evaluation, decide p's
-// value: the game is over at p, the side to move has no legal move, or the
-// best reply's value is a proven win or loss (it ends the game, or the side
-// then to move reaches its goal).
-func (r *ReplyLeaf) Leaf(p *engine.Position) (leaf engine.Position, ok bool) {
+// Reply returns the position after the best reply to p by the deep scan's
+// scan of the reply turn, at the start of the mover's next turn: where the
+// deep scan's value of the move that led to p comes from, before the mover's
+// capture line. p is a position at the start of a turn (the opponent of the
+// player who just moved to move). ok is false when the rules, not the
+// evaluation, decide p's value: the game is over at p, the side to move has
+// no legal move, or the best reply's value is a proven win or loss (it ends
+// the game, or the side then to move reaches its goal).
+func (r *ReplyLeaf) Reply(p *engine.Position) (reply engine.Position, ok bool) {
 	var v float32
 	if t := engine.NewTurn(*p); r.w.gameOver(&t, &v) {
 		return *p, false
@@ -49,6 +50,17 @@ func (r *ReplyLeaf) Leaf(p *engine.Position) (leaf engine.Position, ok bool) {
 	if !r.w.scan(r.sc, p, nil, deepReplyMargin) || r.sc.bestMove < 0 || r.sc.best <= -1 || r.sc.best >= 1 {
 		return *p, false
 	}
-	q := r.sc.gen.Position(r.sc.bestMove)
+	return r.sc.gen.Position(r.sc.bestMove), true
+}
+
+// Leaf returns the leaf of p, a position at the start of a turn (the
+// opponent of the player who just moved to move): the position after its
+// best reply (Reply) and the best capture line of the side then to move,
+// which is to move in it. ok is false where Reply's is.
+func (r *ReplyLeaf) Leaf(p *engine.Position) (leaf engine.Position, ok bool) {
+	q, ok := r.Reply(p)
+	if !ok {
+		return q, false
+	}
 	return r.leaf.Leaf(&q), true
 }

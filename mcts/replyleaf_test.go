@@ -31,6 +31,21 @@ func TestReplyLeaf(t *testing.T) {
 	if !ok || leaf.Side != engine.Gold || leaf.Count(engine.MakePiece(engine.Gold, engine.Rabbit)) != 2 {
 		t.Errorf("leaf %v (ok %v): want Gold to move with two rabbits left\n%s", leaf.String(), ok, leaf.Diagram())
 	}
+	// The reply itself is a move of Silver's, and the leaf its capture leaf.
+	reply, ok := r.Reply(&p)
+	if !ok || reply.Side != engine.Gold || reply.Count(engine.MakePiece(engine.Gold, engine.Rabbit)) != 2 {
+		t.Errorf("reply %v (ok %v): want Gold to move with two rabbits left\n%s", reply.String(), ok, reply.Diagram())
+	}
+	isMove := false
+	for _, m := range engine.GenMoves(p, nil) {
+		isMove = isMove || m.Pos == reply
+	}
+	if !isMove {
+		t.Errorf("reply %v is no move of Silver's from %v", reply.String(), p.String())
+	}
+	if want := NewCaptureLeaf().Leaf(&reply); want != leaf {
+		t.Errorf("leaf %v, want the capture leaf of the reply %v", leaf.String(), want.String())
+	}
 
 	// Silver to move with a rabbit on d2 and d1 empty: a goal this turn.
 	var g engine.Position
@@ -41,5 +56,8 @@ func TestReplyLeaf(t *testing.T) {
 	g.SetSide(engine.Silver)
 	if leaf, ok := r.Leaf(&g); ok {
 		t.Errorf("a goal in one step gave a leaf to evaluate:\n%s", leaf.Diagram())
+	}
+	if reply, ok := r.Reply(&g); ok {
+		t.Errorf("a goal in one step gave a reply to evaluate:\n%s", reply.Diagram())
 	}
 }

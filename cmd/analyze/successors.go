@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/arimaalab/arimaalab/judge"
@@ -25,11 +26,15 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 	seed := fs.Uint64("seed", 1, "`SEED` of the draws")
 	turns := fs.String("turns", "", "archives: only the positions of game turns `FIRST-LAST` (such as 2-20; 10- for turn 10 on)")
 	force := fs.Bool("progress", false, "show the progress bar even when stderr is not a terminal")
+	replies := fs.Bool("replies", false, "write in place of each position after a drawn move the position after the opponent's best reply to it\n"+
+		"by the deep scan's scan of the reply turn with the -weights evaluation (the drawn move's mover to move again): where the\n"+
+		"deep scan reads the evaluation; positions whose reply the rules decide are left out")
+	workers := fs.Int("workers", runtime.NumCPU(), "with -replies, find the replies on `W` goroutines (the positions do not depend on W)")
 	reports := fs.Bool("reports", false, "the files are regret reports (analyze regret -json): of each judged position, the positions after\n"+
 		"the judge's best move and after each move played, one group a position (the other flags but -out do not apply)")
 	return func(e env, args []string) error {
 		if *reports {
-			for _, f := range []string{"every", "top", "pick", "random", "weights", "seed", "turns"} {
+			for _, f := range []string{"every", "top", "pick", "random", "weights", "seed", "turns", "replies", "workers"} {
 				if isSet(fs, f) {
 					return usageError("-" + f + " does not apply to -reports")
 				}
@@ -52,6 +57,10 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 			return usageError("-random must not be negative")
 		case *pick == 0 && *random == 0:
 			return usageError("-pick and -random are both 0: no moves to draw")
+		case *workers < 1:
+			return usageError("-workers must be at least 1")
+		case isSet(fs, "workers") && !*replies:
+			return usageError("-workers applies only with -replies")
 		}
 		w, err := loadWeights(*weightsPath)
 		if err != nil {
@@ -92,10 +101,26 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 			}
 		}
 
+		drawn := len(succ)
+		if *replies {
+			bar := progress.New(e.stderr, int64(len(succ)), "replies", *force)
+			succ, err = judge.Replies(succ, lin, *workers, func(done, _ int) { bar.Set(int64(done)) })
+			bar.Finish()
+			if err != nil {
+				return err
+			}
+			if len(succ) == 0 {
+				return fmt.Errorf("no move drawn in %s leaves a reply that the rules do not decide", strings.Join(args, ", "))
+			}
+		}
+
 		var buf bytes.Buffer
 		fmt.Fprintf(&buf, "# analyze successors -every %d -top %d -pick %d -random %d -seed %d", *every, *top, *pick, *random, *seed)
 		if *turns != "" {
 			fmt.Fprintf(&buf, " -turns %s", *turns)
+		}
+		if *replies {
+			buf.WriteString(" -replies")
 		}
 		buf.WriteString("\n")
 		fmt.Fprintf(&buf, "# weights %s\n", describeWeights(w))
@@ -104,6 +129,10 @@ func successorsVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		summary := fmt.Sprintf("positions %d after %d of %d positions (%d without a move after which the game goes on)",
 			len(succ), used, len(sources), len(sources)-used)
+		if *replies {
+			summary = fmt.Sprintf("positions %d after the replies to %d moves drawn in %d of %d positions (%d replies decided by the rules)",
+				len(succ), drawn, used, len(sources), drawn-len(succ))
+		}
 		return writeSuccessors(e, &buf, sources, succ, summary, *out)
 	}
 }

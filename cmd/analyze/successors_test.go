@@ -1,13 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/judge"
+	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/weights"
 )
 
 // tinyArchive writes an archive of one game of four moves after the setups
@@ -155,6 +159,51 @@ func TestSuccessorsVerb(t *testing.T) {
 		}
 	}
 
+	// -replies: in place of each position of the defaults' file, the
+	// position after the deep scan's reply to it (mcts.ReplyLeaf), the
+	// source's side to move again, in the same groups; any -workers alike.
+	w0, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin, err := weights.NewLinear(w0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl, err := mcts.NewReplyLeaf(lin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []judge.Position
+	for _, p := range ps {
+		if q, ok := rl.Reply(&p.Pos); ok {
+			want = append(want, judge.Position{Pos: q, Group: p.Group})
+		}
+	}
+	var first string
+	for _, w := range []string{"1", "2"} {
+		r := runCmd(t, "", "successors", "-replies", "-workers", w, games)
+		got, err := judge.ReadPositions(strings.NewReader(r.stdout), out)
+		if r.code != 0 || err != nil || len(got) != len(want) || !strings.Contains(r.stdout, "-seed 1 -replies\n") ||
+			!strings.Contains(r.stderr, fmt.Sprintf("positions %d after the replies to 8 moves drawn in 2 of 2 positions (%d replies decided by the rules)", len(want), 8-len(want))) {
+			t.Fatalf("-replies -workers %s: status %d, %d positions (%v), want %d; stderr %s\n%s", w, r.code, len(got), err, len(want), r.stderr, r.stdout)
+		}
+		for i, p := range got {
+			src := before[0]
+			if strings.HasSuffix(p.Group, "#1") {
+				src = before[3]
+			}
+			if p.Pos != want[i].Pos || p.Group != want[i].Group || p.Pos.Side != src.Side {
+				t.Errorf("-replies -workers %s: position %d %s in group %s, want %s in %s", w, i, p.Pos.String(), p.Group, want[i].Pos.String(), want[i].Group)
+			}
+		}
+		if first == "" {
+			first = r.stdout
+		} else if r.stdout != first {
+			t.Error("-replies: other positions with other -workers")
+		}
+	}
+
 	// Position files (all their positions whatever -every) and stdin.
 	r = runCmd(t, sparse+"\n", "successors", "-every", "5", "-pick", "2", "-random", "2", positions, "-")
 	ps, err = judge.ReadPositions(strings.NewReader(r.stdout), "stdout")
@@ -186,6 +235,9 @@ func TestSuccessorsVerb(t *testing.T) {
 		{"bad turns", []string{"-turns", "3", games}, 2, `-turns "3": want FIRST-LAST`},
 		{"turns in a position file", []string{"-turns", "2-9", games, positions}, 2, "-turns goes with archives; " + positions + " is a position file"},
 		{"no turns", []string{"-turns", "9-", games}, 1, "no positions in " + games},
+		{"workers 0", []string{"-replies", "-workers", "0", games}, 2, "-workers must be at least 1"},
+		{"workers without replies", []string{"-workers", "2", games}, 2, "-workers applies only with -replies"},
+		{"replies with reports", []string{"-reports", "-replies", games}, 2, "-replies does not apply to -reports"},
 	} {
 		r := runCmd(t, "", append([]string{"successors"}, c.args...)...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.err) || strings.Count(r.stderr, "\n") != 1 || r.stdout != "" {
