@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
-	"github.com/arimaalab/arimaalab/weights"
 )
 
 // deepCheckMoves are judged moves of real games (a report of Sharp at depth
@@ -26,15 +24,7 @@ var deepCheckMoves = [][4]string{
 
 func deepCheckSearcher(t *testing.T) *mcts.Searcher {
 	t.Helper()
-	w, err := configs.Gen0()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := weights.NewLinear(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := mcts.New(mcts.Config{Scan: mcts.ScanDeep}, ev)
+	s, err := mcts.New(mcts.Config{Scan: mcts.ScanDeep}, gen0Linear(t))
 	if err != nil {
 		t.Fatal(err)
 	}

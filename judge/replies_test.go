@@ -4,10 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
-	"github.com/arimaalab/arimaalab/weights"
 )
 
 // TestReplies checks the positions after the deep scan's replies: each the
@@ -16,14 +14,7 @@ import (
 // order; a successor whose side to move scores a goal is left out; one and
 // three workers give the same result, and progress counts every successor.
 func TestReplies(t *testing.T) {
-	w, err := configs.Gen0()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lin, err := weights.NewLinear(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lin := gen0Linear(t)
 	succ, err := Successors(successorSources(t)[:2], lin, SuccessorConfig{Top: 10, Pick: 3, Random: 1, Seed: 5})
 	if err != nil {
 		t.Fatal(err)

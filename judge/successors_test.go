@@ -37,6 +37,20 @@ func successorSources(t *testing.T) []Position {
 	return ps
 }
 
+// gen0Linear returns the evaluation of the embedded generation-0 weights.
+func gen0Linear(t *testing.T) *weights.Linear {
+	t.Helper()
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin, err := weights.NewLinear(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lin
+}
+
 // readable returns the values for the mover, by ev, of the moves of p after
 // which the game goes on, as ReadPositions wants the positions, in the
 // generator's order; worked out apart from Successors.
@@ -58,14 +72,7 @@ func readable(t *testing.T, p Position, ev Evaluator) map[engine.Position]float3
 // position's successors, all different; their order; and that the same seed
 // gives the same successors and another seed others.
 func TestSuccessors(t *testing.T) {
-	w, err := configs.Gen0()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lin, err := weights.NewLinear(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lin := gen0Linear(t)
 	ps := successorSources(t)
 	// The sources' moves by evaluation, worked out once.
 	readables := map[Evaluator][]map[engine.Position]float32{}
