@@ -380,24 +380,9 @@ func (s *shards) leafFeatures(r *pairRow, p *engine.Position, leaf LeafFunc) (bo
 // and validation pairs and the number of groups of two rows or more. A
 // pair's features are the preferred row's minus the other's, its target 1.
 func pairsOf(rows []pairRow, nf int, margin float64) (trainSet, valSet *Dataset, groups int) {
-	type key struct {
-		game uint64
-		turn uint16
-		side uint8
-	}
-	byKey := map[key][]int{}
-	var order []key
-	for i, r := range rows {
-		k := key{r.game, r.turn, r.side}
-		if _, ok := byKey[k]; !ok {
-			order = append(order, k)
-		}
-		byKey[k] = append(byKey[k], i)
-	}
 	var tx, vx []float32
 	var tn, vn int
-	for _, k := range order {
-		idx := byKey[k]
+	for _, idx := range groupsOf(rows) {
 		if len(idx) < 2 {
 			continue
 		}
@@ -435,6 +420,30 @@ func pairsOf(rows []pairRow, nf int, margin float64) (trainSet, valSet *Dataset,
 	trainSet, _ = NewDataset(nf, tx, ones(tn), nil)
 	valSet, _ = NewDataset(nf, vx, ones(vn), nil)
 	return trainSet, valSet, groups
+}
+
+// groupsOf returns the indices of the rows of each group (the rows that
+// share a game id, a turn and a side), the groups in the order of their
+// first rows.
+func groupsOf(rows []pairRow) [][]int {
+	type key struct {
+		game uint64
+		turn uint16
+		side uint8
+	}
+	at := map[key]int{}
+	var groups [][]int
+	for i, r := range rows {
+		k := key{r.game, r.turn, r.side}
+		g, ok := at[k]
+		if !ok {
+			g = len(groups)
+			at[k] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
 }
 
 // rabbitValue is the score, to the weights w (in feature order), of the

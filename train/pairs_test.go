@@ -64,6 +64,21 @@ func judgedGroups(t *testing.T, judge []float64, scale float64, perGroup int) st
 	return path
 }
 
+// gen0Vector returns generation 0's weights and their values in feature
+// order (a fresh slice each call).
+func gen0Vector(t *testing.T) (*weights.Weights, []float64) {
+	t.Helper()
+	gen0, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := make([]float64, features.N)
+	for j, name := range features.Names() {
+		v[j], _ = gen0.Value(name)
+	}
+	return gen0, v
+}
+
 // pairOptions returns the settings of the tests of RunPairs.
 func pairOptions(path string) PairOptions {
 	o := DefaultOptions()
@@ -79,14 +94,7 @@ func pairOptions(path string) PairOptions {
 // generation 0, a rabbit keeps its value, and the lineage says how it was
 // fitted.
 func TestRunPairs(t *testing.T) {
-	gen0, err := configs.Gen0()
-	if err != nil {
-		t.Fatal(err)
-	}
-	judge := make([]float64, features.N)
-	for j, name := range features.Names() {
-		judge[j], _ = gen0.Value(name)
-	}
+	gen0, judge := gen0Vector(t)
 	judge[features.Index("trap_home_west")] = 0.8
 	judge[features.Index("trap_home_east")] = 0.8
 	judge[features.Index("mobility_own")] = 0.6
@@ -106,10 +114,7 @@ func TestRunPairs(t *testing.T) {
 	if got := w.Values[features.Index("trap_home_west")]; got < 0.3 {
 		t.Errorf("trap_home_west %.3f, want it moved towards the judge's 0.8", got)
 	}
-	w0 := make([]float64, features.N)
-	for j, name := range features.Names() {
-		w0[j], _ = gen0.Value(name)
-	}
+	_, w0 := gen0Vector(t)
 	if u0, u := rabbitValue(w0), rabbitValue(w.Values); math.Abs(u-u0) > 1e-9*math.Abs(u0) || u0 <= 0 {
 		t.Errorf("a rabbit is worth %v to the fitted weights, %v to generation 0", u, u0)
 	}

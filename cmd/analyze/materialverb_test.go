@@ -8,13 +8,7 @@ import (
 func TestMaterial(t *testing.T) {
 	const games = "../../docs/strength/sixth-rabbits-1s-vs-sharp4.games.txt" // gen0 against Sharp, 10 games
 	const base = "../../docs/strength/sixth-default-1s-vs-sharp4.games.txt"  // the same setups, the bot before
-	tests := []struct {
-		name     string
-		args     []string
-		wantCode int
-		wantOut  []string
-		wantErr  string
-	}{
+	runVerbCases(t, []verbCase{
 		{name: "one file", args: []string{"material", "-opponent", "sharp4", games}, wantOut: []string{
 			"gen0: 10 games, 0 won\n", "  first loss (turn)                    7.70 (", "  net material at turn 15 (rabbits)    -3.70 ("}},
 		{name: "at", args: []string{"material", "-opponent", "sharp4", "-at", "200", games}, wantOut: []string{
@@ -26,7 +20,22 @@ func TestMaterial(t *testing.T) {
 			wantErr: games + ": game 1: no player \"nobody\""},
 		{name: "unpaired", args: []string{"material", "-opponent", "sharp4", games, "-base", base, "-base", base}, wantCode: 1,
 			wantErr: "10 games against 20"},
-	}
+	})
+}
+
+// verbCase is a run of analyze: its arguments, the exit status wanted, what
+// stdout must contain and the one line stderr must contain ("" for any).
+type verbCase struct {
+	name     string
+	args     []string
+	wantCode int
+	wantOut  []string
+	wantErr  string
+}
+
+// runVerbCases runs each case as a subtest.
+func runVerbCases(t *testing.T, tests []verbCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := runCmd(t, "", tt.args...)
