@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/arimaalab/arimaalab/features"
@@ -76,7 +77,7 @@ func Order(ctx context.Context, opt OrderOptions) (*OrderReport, error) {
 		return nil, fmt.Errorf("order: %d evaluations: want one or two", len(opt.Weights))
 	}
 	if opt.Threads <= 0 {
-		opt.Threads = 1
+		opt.Threads = runtime.NumCPU()
 	}
 	if opt.Margin == 0 {
 		opt.Margin = DefaultPairMargin
