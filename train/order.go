@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/arimaalab/arimaalab/features"
 	"github.com/arimaalab/arimaalab/progress"
 	"github.com/arimaalab/arimaalab/weights"
 )
@@ -85,18 +84,15 @@ func Order(ctx context.Context, opt OrderOptions) (*OrderReport, error) {
 	if !(opt.Margin > 0) || opt.Margin >= 2 {
 		return nil, fmt.Errorf("pair margin %v: want more than 0 and less than 2", opt.Margin)
 	}
-	names := features.Names()
-	ws := make([][]float64, len(opt.Weights))
+	ws := make([]*weights.Linear, len(opt.Weights))
 	rep := &OrderReport{Data: opt.Data, Margin: opt.Margin}
 	for i, w := range opt.Weights {
-		if err := w.Check(); err != nil {
+		l, err := weights.NewLinear(w)
+		if err != nil {
 			return nil, err
 		}
-		ws[i] = make([]float64, len(names))
-		for j, name := range names {
-			ws[i][j], _ = w.Value(name) // Check guarantees every name
-		}
-		rep.Weights = append(rep.Weights, fmt.Sprintf("generation %d, hash %s", w.Generation, w.Hash()))
+		ws[i] = l
+		rep.Weights = append(rep.Weights, fmt.Sprintf("generation %d, hash %s", l.Generation(), l.Hash()))
 	}
 	ro := opt.RowOptions
 	ro.RecomputeFeatures = true
@@ -114,16 +110,12 @@ func Order(ctx context.Context, opt OrderOptions) (*OrderReport, error) {
 	}
 	rep.Read, rep.Skipped = read, read-int64(len(rows))
 
-	// Each row's score by each evaluation.
-	scores := make([][]float64, len(ws))
-	for i, w := range ws {
-		scores[i] = make([]float64, len(rows))
+	// Each row's score by each evaluation, as the search computes it.
+	scores := make([][]float32, len(ws))
+	for i, l := range ws {
+		scores[i] = make([]float32, len(rows))
 		for r := range rows {
-			var sum float64
-			for j, v := range rows[r].f {
-				sum += w[j] * float64(v)
-			}
-			scores[i][r] = sum
+			scores[i][r] = l.Dot(rows[r].f)
 		}
 	}
 	// Per group: its pairs, and each evaluation's pairs ordered.

@@ -86,7 +86,8 @@ func TestOrder(t *testing.T) {
 	}
 }
 
-// TestOrderErrors: no evaluation or three, a margin out of range, and
+// TestOrderErrors: no evaluation or three, a margin out of range, nil
+// weights, and
 // labels without groups are refused with errors that say so.
 func TestOrderErrors(t *testing.T) {
 	gen0, judge := gen0Vector(t)
@@ -100,6 +101,7 @@ func TestOrderErrors(t *testing.T) {
 		{"none", nil, 0, "want one or two"},
 		{"three", []*weights.Weights{gen0, gen0, gen0}, 0, "want one or two"},
 		{"margin", []*weights.Weights{gen0}, 2, "pair margin"},
+		{"nil weights", []*weights.Weights{nil}, 0, "nil weights"},
 		{"no pairs", []*weights.Weights{gen0}, 0, "no pairs"},
 	}
 	for _, tc := range tests {
