@@ -366,3 +366,10 @@ func (c *CaptureLeaf) Leaf(p *engine.Position) engine.Position {
 	}
 	return *p
 }
+
+// LeafOK returns Leaf(p) and true: the capture line decides no position's
+// value, so every position keeps its row. It has the form of the leaf
+// functions of the comparison fit (train.LeafFunc).
+func (c *CaptureLeaf) LeafOK(p *engine.Position) (engine.Position, bool) {
+	return c.Leaf(p), true
+}

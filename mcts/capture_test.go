@@ -266,7 +266,7 @@ func TestCaptureBound(t *testing.T) {
 
 // TestCaptureLeaf checks the leaf: a hanging piece is taken (the leaf has
 // one enemy piece less and the same side to move), and a position without a
-// capture is its own leaf.
+// capture is its own leaf; LeafOK gives the same leaf and keeps the row.
 func TestCaptureLeaf(t *testing.T) {
 	c := NewCaptureLeaf()
 	for _, tc := range []struct {
@@ -282,6 +282,9 @@ func TestCaptureLeaf(t *testing.T) {
 		q := c.Leaf(&p)
 		if got := p.Occ[engine.Silver].Count() - q.Occ[engine.Silver].Count(); got != tc.taken || q.Side != p.Side || q.Occ[engine.Gold] != p.Occ[engine.Gold] && tc.taken == 0 {
 			t.Errorf("%s: leaf %s takes %d pieces, want %d, side %v", tc.pieces, q.String(), got, tc.taken, q.Side)
+		}
+		if r, ok := c.LeafOK(&p); r != q || !ok {
+			t.Errorf("%s: LeafOK gives %s, %v, want Leaf's %s, true", tc.pieces, r.String(), ok, q.String())
 		}
 	}
 }

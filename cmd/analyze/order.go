@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
 	"github.com/arimaalab/arimaalab/train"
 	"github.com/arimaalab/arimaalab/weights"
@@ -52,10 +51,7 @@ func orderVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		var newLeaf func() train.LeafFunc
 		if *leaf {
-			newLeaf = func() train.LeafFunc {
-				c := mcts.NewCaptureLeaf()
-				return func(p *engine.Position) (engine.Position, bool) { return c.Leaf(p), true }
-			}
+			newLeaf = func() train.LeafFunc { return mcts.NewCaptureLeaf().LeafOK }
 		}
 		for i, a := range args {
 			o := train.DefaultOptions()

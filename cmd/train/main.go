@@ -33,7 +33,6 @@ import (
 	"syscall"
 
 	"github.com/arimaalab/arimaalab/configs"
-	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
 	"github.com/arimaalab/arimaalab/policy"
 	"github.com/arimaalab/arimaalab/train"
@@ -217,10 +216,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return r.Leaf
 			}
 		case *leaf:
-			po.Leaf = func() train.LeafFunc {
-				c := mcts.NewCaptureLeaf()
-				return func(p *engine.Position) (engine.Position, bool) { return c.Leaf(p), true }
-			}
+			po.Leaf = func() train.LeafFunc { return mcts.NewCaptureLeaf().LeafOK }
 		}
 		w, rep, err = train.RunPairs(ctx, po)
 	} else {
