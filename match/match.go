@@ -74,6 +74,9 @@ type Result struct {
 	LLR          float64
 	Verdict      Verdict
 	Elapsed      time.Duration
+	// SearchA and SearchB sum the searches of A and B over the games, for
+	// the players of the search (nil for the others).
+	SearchA, SearchB *SearchStats
 	// pending holds A's score in the first finished game of unfinished pairs.
 	pending map[int]float64
 }
@@ -181,6 +184,8 @@ func (r *Result) add(g GameResult) {
 		r.SilverWins++
 	}
 	r.Terminations[g.Termination]++
+	addSearch(&r.SearchA, g.SearchA)
+	addSearch(&r.SearchB, g.SearchB)
 	k := g.Game / 2
 	if first, ok := r.pending[k]; ok {
 		delete(r.pending, k)
@@ -192,6 +197,17 @@ func (r *Result) add(g GameResult) {
 	} else {
 		r.pending[k] = g.ScoreA
 	}
+}
+
+// addSearch sums a game's searches g into *sum (nil until a game has some).
+func addSearch(sum **SearchStats, g *SearchStats) {
+	if g == nil {
+		return
+	}
+	if *sum == nil {
+		*sum = &SearchStats{}
+	}
+	(*sum).add(*g)
 }
 
 // Line returns a one-line summary for a progress bar, such as
@@ -253,6 +269,12 @@ func (r *Result) WriteSummary(w io.Writer) error {
 	fmt.Fprintf(&b, "Trinomial: Elo: %s +/- %s (95%%: %s to %s), nElo: %s +/- %s, LOS: %.2f %%\n",
 		formatElo(t.Elo), formatElo(t.EloError), formatElo(t.EloLow), formatElo(t.EloHigh), formatElo(t.NElo), formatElo(t.NEloError), 100*t.LOS)
 	fmt.Fprintf(&b, "Colours: Gold wins %d, Silver wins %d; %s\n", r.GoldWins, r.SilverWins, r.terminations())
+	if r.SearchA != nil {
+		fmt.Fprintf(&b, "Search of %s: %s\n", r.A, r.SearchA)
+	}
+	if r.SearchB != nil {
+		fmt.Fprintf(&b, "Search of %s: %s\n", r.B, r.SearchB)
+	}
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
 		fmt.Fprintf(&b, "LLR: %.2f (%.2f, %.2f) [%.2f, %.2f] %s: %s\n", r.LLR, lo, hi, r.SPRT.Elo0, r.SPRT.Elo1, r.SPRT.Model, r.Verdict)
@@ -323,6 +345,9 @@ type SummaryJSON struct {
 	Terminations map[string]int `json:"terminations"`
 	SPRT         *SPRTJSON      `json:"sprt,omitempty"`
 	Seconds      float64        `json:"seconds"`
+	// SearchA and SearchB sum the searches of A and B (search players only).
+	SearchA *SearchStats `json:"search_a,omitempty"`
+	SearchB *SearchStats `json:"search_b,omitempty"`
 }
 
 // EstimateJSON is an Estimate with non-finite values as null.
@@ -364,6 +389,7 @@ func (r *Result) JSON() SummaryJSON {
 		A: r.A, B: r.B, DescribeA: r.DescribeA, DescribeB: r.DescribeB, Games: r.Stats.Games(), Planned: r.Games,
 		Stats: r.Stats, Ptnml: r.Stats.Ptnml(), Pentanomial: r.Stats.Pentanomial().JSON(), Trinomial: r.Stats.Trinomial().JSON(),
 		GoldWins: r.GoldWins, SilverWins: r.SilverWins, Terminations: r.Terminations, Seconds: r.Elapsed.Seconds(),
+		SearchA: r.SearchA, SearchB: r.SearchB,
 	}
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()

@@ -442,6 +442,7 @@ type searchGame struct {
 	s     *mcts.Searcher
 	rng   *rand.Rand
 	turns int
+	stats SearchStats
 }
 
 func (g *searchGame) Move(ctx context.Context, game *engine.Game) (string, error) {
@@ -449,6 +450,7 @@ func (g *searchGame) Move(ctx context.Context, game *engine.Game) (string, error
 	if err != nil {
 		return "", err
 	}
+	g.stats.addResult(res)
 	move := res.Move
 	if g.turns < g.p.tempTurns && g.p.temp > 0 {
 		move = res.Sample(g.rng, g.p.temp)
@@ -456,6 +458,9 @@ func (g *searchGame) Move(ctx context.Context, game *engine.Game) (string, error
 	g.turns++
 	return move, nil
 }
+
+// SearchStats returns the sums of the game's searches so far.
+func (g *searchGame) SearchStats() SearchStats { return g.stats }
 
 func (g *searchGame) Close() error {
 	g.s = nil // the tree goes with the game

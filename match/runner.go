@@ -58,6 +58,10 @@ type GameResult struct {
 	// ID is the game's id in the games file.
 	ID      string  `json:"id"`
 	Seconds float64 `json:"seconds"`
+	// SearchA and SearchB sum the searches of A and B in the game, for the
+	// players of the search (nil for the others).
+	SearchA *SearchStats `json:"search_a,omitempty"`
+	SearchB *SearchStats `json:"search_b,omitempty"`
 }
 
 // UnmarshalJSON reads a line of the results file strictly: an unknown key is
@@ -325,6 +329,18 @@ func (r *runner) play(ctx context.Context, j job) (GameResult, engine.Record, er
 	res := GameResult{
 		Pairing: j.pairing, Game: j.game, A: a.Name(), B: b.Name(), Gold: roles[engine.Gold].Name(),
 		Plies: len(g.Moves()), ID: gameID(j), Seconds: time.Since(start).Seconds(),
+	}
+	for c := range engine.Color(2) {
+		st, ok := gps[c].(SearchStatser)
+		if !ok {
+			continue
+		}
+		s := st.SearchStats()
+		if (c == engine.Gold) == (j.game%2 == 0) { // A
+			res.SearchA = &s
+		} else {
+			res.SearchB = &s
+		}
 	}
 	event := fmt.Sprintf("arimaalab eval: %s vs %s, game %d", a.Name(), b.Name(), j.game)
 	if out.Over() {
