@@ -59,7 +59,7 @@ func (s *SearchStats) add(o SearchStats) {
 
 // String gives the sums as means a move, such as "812 moves, 14210
 // simulations a move; deep scan: 34.2 moves valued at two turns, 2.04 given
-// a third, one or none valued in 8 % of moves".
+// a third, one or none valued in 8 % of scans".
 func (s SearchStats) String() string {
 	if s.Moves == 0 {
 		return "no moves searched"
@@ -69,6 +69,6 @@ func (s SearchStats) String() string {
 		return out + "; no deep scan"
 	}
 	n := float64(s.DeepScans)
-	return out + fmt.Sprintf("; deep scan: %.1f moves valued at two turns, %.2f given a third, one or none valued in %.0f %% of moves",
+	return out + fmt.Sprintf("; deep scan: %.1f moves valued at two turns, %.2f given a third, one or none valued in %.0f %% of scans",
 		float64(s.DeepValued)/n, float64(s.DeepVerified)/n, 100*float64(s.DeepThin)/n)
 }

@@ -29,7 +29,7 @@ func TestSearchStatsSums(t *testing.T) {
 	if s != want {
 		t.Errorf("sums %+v, want %+v", s, want)
 	}
-	if got, w := s.String(), "3 moves, 200 simulations a move; deep scan: 16.0 moves valued at two turns, 1.50 given a third, one or none valued in 50 % of moves"; got != w {
+	if got, w := s.String(), "3 moves, 200 simulations a move; deep scan: 16.0 moves valued at two turns, 1.50 given a third, one or none valued in 50 % of scans"; got != w {
 		t.Errorf("String:\n got %q\nwant %q", got, w)
 	}
 	var both SearchStats
