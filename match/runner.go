@@ -299,11 +299,7 @@ func (r *runner) play(ctx context.Context, j job) (GameResult, engine.Record, er
 		}
 	}()
 	for c := range engine.Color(2) {
-		role := uint64(0) // A: Gold in even games
-		if (c == engine.Gold) != (j.game%2 == 0) {
-			role = 1
-		}
-		gp, err := roles[c].NewGame(ctx, c, mix(r.Seed, uint64(j.pairing), uint64(j.game), role))
+		gp, err := roles[c].NewGame(ctx, c, mix(r.Seed, uint64(j.pairing), uint64(j.game), roleOf(c, j.game)))
 		if err != nil {
 			if ctx.Err() != nil {
 				return GameResult{}, engine.Record{}, ctx.Err()
@@ -331,15 +327,13 @@ func (r *runner) play(ctx context.Context, j job) (GameResult, engine.Record, er
 		Plies: len(g.Moves()), ID: gameID(j), Seconds: time.Since(start).Seconds(),
 	}
 	for c := range engine.Color(2) {
-		st, ok := gps[c].(SearchStatser)
-		if !ok {
-			continue
-		}
-		s := st.SearchStats()
-		if (c == engine.Gold) == (j.game%2 == 0) { // A
-			res.SearchA = &s
-		} else {
-			res.SearchB = &s
+		if st, ok := gps[c].(SearchStatser); ok {
+			s := st.SearchStats()
+			if roleOf(c, j.game) == 0 {
+				res.SearchA = &s
+			} else {
+				res.SearchB = &s
+			}
 		}
 	}
 	event := fmt.Sprintf("arimaalab eval: %s vs %s, game %d", a.Name(), b.Name(), j.game)
@@ -361,6 +355,15 @@ func (r *runner) play(ctx context.Context, j job) (GameResult, engine.Record, er
 	r.log().Debug("game finished", "pairing", j.pairing, "game", j.game, "gold", res.Gold, "winner", res.Winner,
 		"termination", res.Termination, "plies", res.Plies, "seconds", res.Seconds)
 	return res, rec, nil
+}
+
+// roleOf is 0 when colour c is A's in game g (A is Gold in even games), 1
+// when it is B's.
+func roleOf(c engine.Color, g int) uint64 {
+	if (c == engine.Gold) != (g%2 == 0) {
+		return 1
+	}
+	return 0
 }
 
 // IllegalMoveError is a move a player gave that the rules refuse.
