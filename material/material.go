@@ -47,6 +47,11 @@ type Game struct {
 	// them that use fewer than the four steps a turn allows (captures are not
 	// steps): turns given away in part.
 	Moves, Short int
+	// Siege is how many of the player's last turns before the opponent's
+	// goal were played under a goal siege (see Siege), measured when Sieged
+	// is set (MeasureSiege).
+	Siege  int
+	Sieged bool
 }
 
 // LostRate is the player's pieces lost per 10 turns of the game.
@@ -208,20 +213,40 @@ func (s Summary) format(verb string) string {
 }
 
 // names lists the measures of a Game that Table and Paired report, in the
-// order of measures.
-func names() []string {
-	return []string{"first loss (turn)", "net material at turn AT (rabbits)", "pieces lost per 10 turns", "pieces taken per game", "turns per game", "moves of fewer than 4 steps (%)"}
+// order of measures; the siege's last when sieged.
+func names(sieged bool) []string {
+	n := []string{"first loss (turn)", "net material at turn AT (rabbits)", "pieces lost per 10 turns", "pieces taken per game", "turns per game", "moves of fewer than 4 steps (%)"}
+	if sieged {
+		n = append(n, "turns under a goal siege")
+	}
+	return n
 }
 
 // measures returns the values of g in the order of names.
 func measures(g Game) []float64 {
-	return []float64{float64(g.FirstLoss), g.NetAt, g.LostRate(), float64(g.Taken), float64(g.Turns), g.ShortShare()}
+	m := []float64{float64(g.FirstLoss), g.NetAt, g.LostRate(), float64(g.Taken), float64(g.Turns), g.ShortShare()}
+	if g.Sieged {
+		m = append(m, float64(g.Siege))
+	}
+	return m
+}
+
+// sieged reports whether every game of each list has its siege measured.
+func sieged(lists ...[]Game) bool {
+	for _, games := range lists {
+		for _, g := range games {
+			if !g.Sieged {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Table returns, for games, a row per measure: its name (AT replaced by at)
-// and its summary over the games.
+// and its summary over the games. The siege is a row when every game has it.
 func Table(games []Game, at int) (rows []string, sums []Summary) {
-	return summaries(len(games), at, func(i, k int) float64 { return measures(games[i])[k] })
+	return summaries(len(games), at, sieged(games), func(i, k int) float64 { return measures(games[i])[k] })
 }
 
 // Paired returns, per measure, the summary of a's values minus b's game by
@@ -237,14 +262,15 @@ func Paired(a, b []Game, at int) (rows []string, sums []Summary, err error) {
 			return nil, nil, fmt.Errorf("game %d: %s against %s: paired games need the same colours", i+1, a[i].Color.Name(), b[i].Color.Name())
 		}
 	}
-	rows, sums = summaries(len(a), at, func(i, k int) float64 { return measures(a[i])[k] - measures(b[i])[k] })
+	rows, sums = summaries(len(a), at, sieged(a, b), func(i, k int) float64 { return measures(a[i])[k] - measures(b[i])[k] })
 	return rows, sums, nil
 }
 
-// summaries returns a row per measure, named with at, and the summary of
-// value(i, k), the k-th measure of game i, over n games.
-func summaries(n, at int, value func(i, k int) float64) (rows []string, sums []Summary) {
-	for k, name := range names() {
+// summaries returns a row per measure (the siege's too when sieged), named
+// with at, and the summary of value(i, k), the k-th measure of game i, over
+// n games.
+func summaries(n, at int, sieged bool, value func(i, k int) float64) (rows []string, sums []Summary) {
+	for k, name := range names(sieged) {
 		xs := make([]float64, n)
 		for i := range xs {
 			xs[i] = value(i, k)

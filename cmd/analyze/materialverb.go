@@ -8,6 +8,7 @@ import (
 
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/material"
+	"github.com/arimaalab/arimaalab/mcts"
 )
 
 // materialVerb measures how long the players of recorded games keep their
@@ -15,6 +16,7 @@ import (
 func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 	opponent := fs.String("opponent", "", "the opponent's user name (required): each game is measured for the other player")
 	at := fs.Int("at", 15, "count the net material up to turn `T`")
+	siege := fs.Bool("siege", false, "also count, in each game lost to the opponent's goal, the player's last turns under a goal siege (at most one move in ten keeping the opponent from its goal): a goal search over every move of those turns, about a second a game")
 	var base []string
 	fs.Func("base", "archive `FILE` (repeatable) of the same games played by another player: print the differences game by game, FILE... minus base", func(s string) error {
 		base = append(base, s)
@@ -30,7 +32,12 @@ func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 		if *at < 2 {
 			return usageError(fmt.Sprintf("-at %d: want a turn of 2 or more", *at))
 		}
-		games, player, err := measureFiles(e, args, *opponent, *at)
+		var safe material.SafeMoves
+		if *siege {
+			check := mcts.NewGoalCheck()
+			safe = func(p *engine.Position) (int, int) { return check.Safe(p, nil) }
+		}
+		games, player, err := measureFiles(e, args, *opponent, *at, safe)
 		if err != nil {
 			return err
 		}
@@ -38,7 +45,7 @@ func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 		if len(base) == 0 {
 			return nil
 		}
-		baseGames, basePlayer, err := measureFiles(e, base, *opponent, *at)
+		baseGames, basePlayer, err := measureFiles(e, base, *opponent, *at, safe)
 		if err != nil {
 			return err
 		}
@@ -55,9 +62,9 @@ func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 }
 
 // measureFiles reads the archives and measures each game for the player who
-// is not opponent; player names the players measured ("a, b" when they
-// differ).
-func measureFiles(e env, names []string, opponent string, at int) ([]material.Game, string, error) {
+// is not opponent, its siege too when safe is not nil; player names the
+// players measured ("a, b" when they differ).
+func measureFiles(e env, names []string, opponent string, at int, safe material.SafeMoves) ([]material.Game, string, error) {
 	var games []material.Game
 	var players []string
 	for _, name := range names {
@@ -78,7 +85,12 @@ func measureFiles(e env, names []string, opponent string, at int) ([]material.Ga
 			if p == opponent {
 				p = rec.Silver
 			}
-			g, err := material.Measure(rec, p, at)
+			var g material.Game
+			if safe != nil {
+				g, err = material.MeasureSiege(rec, p, at, safe)
+			} else {
+				g, err = material.Measure(rec, p, at)
+			}
 			if err != nil {
 				return nil, "", fmt.Errorf("%s: %w", in.name, err)
 			}

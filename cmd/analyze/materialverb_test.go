@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -21,6 +23,30 @@ func TestMaterial(t *testing.T) {
 		{name: "unpaired", args: []string{"material", "-opponent", "sharp4", games, "-base", base, "-base", base}, wantCode: 1,
 			wantErr: "10 games against 20"},
 	})
+}
+
+// TestMaterialSiege measures the goal sieges of the first two games of an
+// archive (the goal search over every move of the last turns takes about a
+// second a game for the whole archive): 3 and 2 turns.
+func TestMaterialSiege(t *testing.T) {
+	data, err := os.ReadFile("../../docs/strength/forty-ninth-control-1s-vs-sharp4.games.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	two := filepath.Join(t.TempDir(), "two.games.txt")
+	if err := os.WriteFile(two, []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runVerbCases(t, []verbCase{
+		{name: "siege", args: []string{"material", "-opponent", "sharp4", "-siege", two}, wantOut: []string{
+			"gen0: 2 games, 0 won\n", "  turns under a goal siege             2.50 ("}},
+		{name: "paired", args: []string{"material", "-opponent", "sharp4", "-siege", two, "-base", two}, wantOut: []string{
+			"  turns under a goal siege             +0.00"}},
+	})
+	if r := runCmd(t, "", "material", "-opponent", "sharp4", two); r.code != 0 || strings.Contains(r.stdout, "siege") {
+		t.Errorf("without -siege: exit %d, stdout:\n%s\nwant no siege row", r.code, r.stdout)
+	}
 }
 
 // verbCase is a run of analyze: its arguments, the exit status wanted, what
