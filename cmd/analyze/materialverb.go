@@ -16,7 +16,7 @@ import (
 func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 	opponent := fs.String("opponent", "", "the opponent's user name (required): each game is measured for the other player")
 	at := fs.Int("at", 15, "count the net material up to turn `T`")
-	siege := fs.Bool("siege", false, "also count, in each game lost to the opponent's goal, the player's last turns under a goal siege (at most one move in ten keeping the opponent from its goal): a goal search over every move of those turns, about a second a game")
+	siege := fs.Bool("siege", false, "also count, in each game lost to the opponent's goal, the player's last turns under a goal siege (at most one move in ten keeping the opponent from its goal): a goal search over every move of those turns, under a second a game")
 	var base []string
 	fs.Func("base", "archive `FILE` (repeatable) of the same games played by another player: print the differences game by game, FILE... minus base", func(s string) error {
 		base = append(base, s)
