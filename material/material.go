@@ -198,6 +198,21 @@ func Summarize(xs []float64) Summary {
 	return s
 }
 
+// Detectable returns the smallest true mean that a sample of the summary's
+// size and spread tells from zero four times in five by its 95 % interval:
+// (t(0.975) + t(0.8)) × sd / √n, with n - 1 degrees of freedom (the usual
+// approximation to the noncentral t). For paired games it says how large a
+// difference between two players the games could have seen; a trial whose
+// interval holds 0 tells nothing of smaller ones. It is 0 for fewer than
+// two values.
+func (s Summary) Detectable() float64 {
+	if s.N < 2 {
+		return 0
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.N - 1)}
+	return (t.Quantile(0.975) + t.Quantile(0.8)) * s.Deviations / math.Sqrt(float64(s.N))
+}
+
 // String formats the summary as "mean (low to high)".
 func (s Summary) String() string { return s.format("%.2f") }
 

@@ -2,6 +2,7 @@ package material
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -181,6 +182,51 @@ func TestSummarize(t *testing.T) {
 	s := Summarize(xs)
 	if want := 1.971896 * s.Deviations / math.Sqrt(201); math.Abs(s.High-s.Mean-want) > 1e-6 {
 		t.Errorf("half-width %.6f over 201 values, want %.6f", s.High-s.Mean, want)
+	}
+}
+
+// TestDetectable checks Detectable against its promise by simulation: of
+// many samples drawn with a true mean of the detectable difference (the
+// spread and size of the summary it came from), about four in five have a
+// 95 % interval without 0; with half of it far fewer, with none about one
+// in forty on each side.
+func TestDetectable(t *testing.T) {
+	if d := (Summary{N: 1, Mean: 3}).Detectable(); d != 0 {
+		t.Errorf("one value: detectable %v, want 0", d)
+	}
+	// t(79) at 0.975 and 0.8: 1.990450 and 0.846137.
+	if d, want := (Summary{N: 80, Deviations: 3.5}).Detectable(), (1.990450+0.846137)*3.5/math.Sqrt(80); math.Abs(d-want) > 1e-4 {
+		t.Errorf("80 values of sd 3.5: detectable %.6f, want %.6f", d, want)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, sd, runs = 20, 2.0, 4000
+	d := Summary{N: n, Deviations: sd}.Detectable()
+	seen := func(mean float64) float64 {
+		hits := 0
+		xs := make([]float64, n)
+		for range runs {
+			for i := range xs {
+				xs[i] = mean + sd*rng.NormFloat64()
+			}
+			if s := Summarize(xs); s.Low > 0 || s.High < 0 {
+				hits++
+			}
+		}
+		return float64(hits) / runs
+	}
+	for _, tt := range []struct {
+		mean     float64
+		low, top float64
+	}{
+		{d, 0.77, 0.83},
+		{d / 2, 0.25, 0.38},
+		{0, 0.035, 0.065},
+	} {
+		got := seen(tt.mean)
+		t.Logf("true mean %.3f: interval without 0 in %.3f of samples", tt.mean, got)
+		if got < tt.low || got > tt.top {
+			t.Errorf("true mean %.3f (detectable %.3f): interval without 0 in %.3f of samples, want %.2f to %.2f", tt.mean, d, got, tt.low, tt.top)
+		}
 	}
 }
 

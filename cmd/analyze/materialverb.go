@@ -55,7 +55,7 @@ func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		fmt.Fprintln(e.stdout)
 		printMaterial(e.stdout, basePlayer, baseGames, *at)
-		fmt.Fprintf(e.stdout, "\n%s minus %s, game by game over %d games\n", player, basePlayer, len(games))
+		fmt.Fprintf(e.stdout, "\n%s minus %s, game by game over %d games (the mean, its 95 %% interval, the least true difference these games see four times in five)\n", player, basePlayer, len(games))
 		printRows(e.stdout, rows, sums, true)
 		return nil
 	}
@@ -124,13 +124,14 @@ func printMaterial(w io.Writer, player string, games []material.Game, at int) {
 }
 
 // printRows writes one line a measure: its name, then its mean and 95 %
-// interval, with their signs when signed.
+// interval; when signed (differences), with their signs and the least
+// difference the games detect (material.Summary.Detectable).
 func printRows(w io.Writer, rows []string, sums []material.Summary, signed bool) {
 	for i, r := range rows {
-		v := sums[i].String()
 		if signed {
-			v = sums[i].Signed()
+			fmt.Fprintf(w, "  %-36s %-26s %.2f\n", r, sums[i].Signed(), sums[i].Detectable())
+			continue
 		}
-		fmt.Fprintf(w, "  %-36s %s\n", r, v)
+		fmt.Fprintf(w, "  %-36s %s\n", r, sums[i].String())
 	}
 }

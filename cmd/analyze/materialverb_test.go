@@ -16,7 +16,8 @@ func TestMaterial(t *testing.T) {
 		{name: "at", args: []string{"material", "-opponent", "sharp4", "-at", "200", games}, wantOut: []string{
 			"  net material at turn 200 (rabbits)   -8.90 ("}},
 		{name: "paired", args: []string{"material", "-opponent", "sharp4", games, "-base", base}, wantOut: []string{
-			"gen0 minus gen0, game by game over 10 games\n", "  first loss (turn)                    -1.50 ("}},
+			"gen0 minus gen0, game by game over 10 games (the mean, its 95 % interval, the least true difference these games see four times in five)\n",
+			"  first loss (turn)                    -1.50 (-4.58 to +1.58)     4.28\n"}},
 		{name: "no opponent", args: []string{"material", games}, wantCode: 2, wantErr: "-opponent is required"},
 		{name: "unknown opponent", args: []string{"material", "-opponent", "nobody", games}, wantCode: 1,
 			wantErr: games + ": game 1: no player \"nobody\""},
