@@ -17,6 +17,7 @@ func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 	opponent := fs.String("opponent", "", "the opponent's user name (required): each game is measured for the other player")
 	at := fs.Int("at", 15, "count the net material up to turn `T`")
 	siege := fs.Bool("siege", false, "also count, in each game lost to the opponent's goal, the player's last turns under a goal siege (at most one move in ten keeping the opponent from its goal): a goal search over every move of those turns, under a second a game")
+	sprt := fs.String("sprt", "", "with -base, a sequential test of one paired difference, `MEASURE:D0,D1[,ALPHA,BETA]` (such as net:0,1): H0 a mean difference of D0 against H1 one of D1 (alpha and beta 0.05), the pairs taken in order as the games came; MEASURE is first-loss, net, lost, taken, turns, short or siege")
 	var base []string
 	fs.Func("base", "archive `FILE` (repeatable) of the same games played by another player: print the differences game by game, FILE... minus base", func(s string) error {
 		base = append(base, s)
@@ -31,6 +32,13 @@ func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		if *at < 2 {
 			return usageError(fmt.Sprintf("-at %d: want a turn of 2 or more", *at))
+		}
+		test, measure, err := parseSPRT(*sprt)
+		if err != nil {
+			return err
+		}
+		if *sprt != "" && len(base) == 0 {
+			return usageError("-sprt needs -base")
 		}
 		var safe material.SafeMoves
 		if *siege {
@@ -57,7 +65,54 @@ func materialVerb(fs *flag.FlagSet) func(env, []string) error {
 		printMaterial(e.stdout, basePlayer, baseGames, *at)
 		fmt.Fprintf(e.stdout, "\n%s minus %s, game by game over %d games (the mean, its 95 %% interval, the least true difference these games see four times in five)\n", player, basePlayer, len(games))
 		printRows(e.stdout, rows, sums, true)
+		if *sprt == "" {
+			return nil
+		}
+		d, err := material.Differences(games, baseGames, measure)
+		if err != nil {
+			return fmt.Errorf("-sprt %s: %w", *sprt, err)
+		}
+		printSequential(e.stdout, test, rows[measure], d)
 		return nil
+	}
+}
+
+// parseSPRT reads -sprt's MEASURE:D0,D1[,ALPHA,BETA]; an empty text is no test.
+func parseSPRT(text string) (material.Sequential, int, error) {
+	if text == "" {
+		return material.Sequential{}, -1, nil
+	}
+	name, hyp, ok := strings.Cut(text, ":")
+	if !ok {
+		return material.Sequential{}, -1, usageError(fmt.Sprintf("-sprt %q: want MEASURE:D0,D1[,ALPHA,BETA]", text))
+	}
+	k := material.MeasureIndex(name)
+	if k < 0 {
+		return material.Sequential{}, -1, usageError(fmt.Sprintf("-sprt %q: unknown measure %q: want first-loss, net, lost, taken, turns, short or siege", text, name))
+	}
+	t, err := material.ParseSequential(hyp)
+	if err != nil {
+		return material.Sequential{}, -1, usageError(fmt.Sprintf("-sprt: %v", err))
+	}
+	return t, k, nil
+}
+
+// printSequential writes where the sequential test t of the differences d
+// of the measure named name stands.
+func printSequential(w io.Writer, t material.Sequential, name string, d []float64) {
+	lo, hi := t.Bounds()
+	least := t.MinPairs
+	if least == 0 {
+		least = material.DefaultMinPairs
+	}
+	fmt.Fprintf(w, "\nsequential test of %s: H0 %+.2f against H1 %+.2f (alpha %g, beta %g; bounds %+.2f and %+.2f; no verdict before pair %d)\n",
+		name, t.D0, t.D1, t.Alpha, t.Beta, lo, hi, least)
+	out := t.Run(d)
+	switch out.Verdict {
+	case "":
+		fmt.Fprintf(w, "  no verdict after %d pairs: LLR %+.2f, go on\n", out.Pairs, out.LLR)
+	default:
+		fmt.Fprintf(w, "  %s accepted at pair %d of %d: LLR %+.2f\n", out.Verdict, out.Pairs, len(d), out.LLR)
 	}
 }
 

@@ -23,6 +23,17 @@ func TestMaterial(t *testing.T) {
 			wantErr: games + ": game 1: no player \"nobody\""},
 		{name: "unpaired", args: []string{"material", "-opponent", "sharp4", games, "-base", base, "-base", base}, wantCode: 1,
 			wantErr: "10 games against 20"},
+		{name: "sprt", args: []string{"material", "-opponent", "sharp4", "-sprt", "first-loss:0,-5", games, "-base", base}, wantOut: []string{
+			"sequential test of first loss (turn): H0 +0.00 against H1 -5.00 (alpha 0.05, beta 0.05; bounds -2.94 and +2.94; no verdict before pair 10)\n",
+			"  no verdict after 10 pairs: LLR -2.12, go on\n"}},
+		{name: "sprt without base", args: []string{"material", "-opponent", "sharp4", "-sprt", "net:0,1", games}, wantCode: 2,
+			wantErr: "-sprt needs -base"},
+		{name: "sprt measure", args: []string{"material", "-opponent", "sharp4", "-sprt", "elo:0,1", games, "-base", base}, wantCode: 2,
+			wantErr: `unknown measure "elo"`},
+		{name: "sprt hypotheses", args: []string{"material", "-opponent", "sharp4", "-sprt", "net:1,1", games, "-base", base}, wantCode: 2,
+			wantErr: "d0 and d1 must differ"},
+		{name: "sprt siege", args: []string{"material", "-opponent", "sharp4", "-sprt", "siege:0,-1", games, "-base", base}, wantCode: 1,
+			wantErr: "turns under a goal siege: not measured in these games"},
 	})
 }
 
