@@ -269,16 +269,25 @@ func Table(games []Game, at int) (rows []string, sums []Summary) {
 // of eval with the same seed give them). It fails when the lists differ in
 // length or a pair's colours differ.
 func Paired(a, b []Game, at int) (rows []string, sums []Summary, err error) {
-	if len(a) != len(b) {
-		return nil, nil, fmt.Errorf("%d games against %d: paired files need the same games", len(a), len(b))
-	}
-	for i := range a {
-		if a[i].Color != b[i].Color {
-			return nil, nil, fmt.Errorf("game %d: %s against %s: paired games need the same colours", i+1, a[i].Color.Name(), b[i].Color.Name())
-		}
+	if err := checkPaired(a, b); err != nil {
+		return nil, nil, err
 	}
 	rows, sums = summaries(len(a), at, sieged(a, b), func(i, k int) float64 { return measures(a[i])[k] - measures(b[i])[k] })
 	return rows, sums, nil
+}
+
+// checkPaired reports whether a and b can be paired game by game: as many
+// games, each pair with the player on the same side.
+func checkPaired(a, b []Game) error {
+	if len(a) != len(b) {
+		return fmt.Errorf("%d games against %d: paired files need the same games", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Color != b[i].Color {
+			return fmt.Errorf("game %d: %s against %s: paired games need the same colours", i+1, a[i].Color.Name(), b[i].Color.Name())
+		}
+	}
+	return nil
 }
 
 // summaries returns a row per measure (the siege's too when sieged), named

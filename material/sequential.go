@@ -122,15 +122,12 @@ type Outcome struct {
 // bound, or no verdict and the ratio over them all.
 func (t Sequential) Run(d []float64) Outcome {
 	lower, upper := t.Bounds()
-	least := t.MinPairs
-	if least == 0 {
-		least = DefaultMinPairs
-	}
+	least := max(t.Least(), 2)
 	var s0, s1 float64
 	for n, x := range d {
 		s0 += (x - t.D0) * (x - t.D0)
 		s1 += (x - t.D1) * (x - t.D1)
-		if n+1 < max(least, 2) {
+		if n+1 < least {
 			continue
 		}
 		llr := ratio(n+1, s0, s1)
@@ -141,7 +138,19 @@ func (t Sequential) Run(d []float64) Outcome {
 			return Outcome{Verdict: "H0", Pairs: n + 1, LLR: llr}
 		}
 	}
-	return Outcome{Pairs: len(d), LLR: t.LLR(d)}
+	if len(d) < 2 {
+		return Outcome{Pairs: len(d)}
+	}
+	return Outcome{Pairs: len(d), LLR: ratio(len(d), s0, s1)}
+}
+
+// Least returns the first pair at which the test may give a verdict:
+// MinPairs, or DefaultMinPairs when that is 0.
+func (t Sequential) Least() int {
+	if t.MinPairs == 0 {
+		return DefaultMinPairs
+	}
+	return t.MinPairs
 }
 
 // MeasureIndex returns the index, in the order of Table's and Paired's rows, of
@@ -174,8 +183,8 @@ const siegeMeasure = 6
 // Differences returns, for measure k (see MeasureIndex), a's value minus b's game
 // by game: the games must be paired, as for Paired.
 func Differences(a, b []Game, k int) ([]float64, error) {
-	if len(a) != len(b) {
-		return nil, fmt.Errorf("%d games against %d: paired files need the same games", len(a), len(b))
+	if err := checkPaired(a, b); err != nil {
+		return nil, err
 	}
 	switch {
 	case k < 0 || k > siegeMeasure:

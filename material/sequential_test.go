@@ -147,6 +147,10 @@ func TestDifferences(t *testing.T) {
 	if _, err := Differences(a, b[:1], 1); err == nil {
 		t.Error("Differences of 2 games against 1: no error")
 	}
+	swapped := []Game{b[0], {FirstLoss: 15, Color: 1}}
+	if _, err := Differences(a, swapped, 1); err == nil {
+		t.Error("Differences of games with the player on other sides: no error")
+	}
 	if _, err := Differences(a, b, MeasureIndex("siege")); err == nil {
 		t.Error("Differences of the siege in games without it: no error")
 	}

@@ -101,12 +101,8 @@ func parseSPRT(text string) (material.Sequential, int, error) {
 // of the measure named name stands.
 func printSequential(w io.Writer, t material.Sequential, name string, d []float64) {
 	lo, hi := t.Bounds()
-	least := t.MinPairs
-	if least == 0 {
-		least = material.DefaultMinPairs
-	}
 	fmt.Fprintf(w, "\nsequential test of %s: H0 %+.2f against H1 %+.2f (alpha %g, beta %g; bounds %+.2f and %+.2f; no verdict before pair %d)\n",
-		name, t.D0, t.D1, t.Alpha, t.Beta, lo, hi, least)
+		name, t.D0, t.D1, t.Alpha, t.Beta, lo, hi, t.Least())
 	out := t.Run(d)
 	switch out.Verdict {
 	case "":
