@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 // pool returns a pool result of named players with the given generations
 // (-1 for none) and ratings, each interval 50 Elo either side.
 func pool(names []string, gens []int, elo []float64) *PoolResult {
-	r := &PoolResult{Ratings: &Ratings{}}
+	r := &PoolResult{Ratings: &rating.Ratings{}}
 	for i, n := range names {
 		r.Players = append(r.Players, PoolPlayer{Name: n, Generation: gens[i]})
 		r.Ratings.Elo = append(r.Ratings.Elo, elo[i])
@@ -62,14 +64,7 @@ func TestChartMarks(t *testing.T) {
 			if byGen != tt.byGen || strings.Join(got, " ") != tt.want {
 				t.Errorf("by generation %v, marks %s; want %v, %s", byGen, strings.Join(got, " "), tt.byGen, tt.want)
 			}
-			b, err := tt.r.Chart(ChartWidth, ChartHeight)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(bytes.NewReader(b))
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := chartPNG(t, tt.r)
 			if got := img.Bounds().Size(); got.X != 768 || got.Y != 480 {
 				t.Errorf("chart is %v, want 768x480", got)
 			}
@@ -85,6 +80,61 @@ func TestChartMarks(t *testing.T) {
 	}
 }
 
+// TestChartPNG fits the ratings of a pool of four players, each stronger
+// than the one before, draws their chart and decodes it.
+func TestChartPNG(t *testing.T) {
+	const players = 4
+	// Each pairing plays 40 game pairs. From I's view, J wins both games of
+	// 8 pairs per step between them and the others are even (a win each, or
+	// two draws): I scores 1/2 - (j-i)/10.
+	var data []rating.PairingData
+	for i := range players {
+		for j := i + 1; j < players; j++ {
+			d := rating.PairingData{I: i, J: j}
+			for k := range 40 {
+				u := rating.Unit{W: 1, L: 1}
+				switch {
+				case k < 8*(j-i):
+					u = rating.Unit{L: 2}
+				case k%2 == 1:
+					u = rating.Unit{D: 2}
+				}
+				d.Units = append(d.Units, u)
+			}
+			data = append(data, d)
+		}
+	}
+	r, err := rating.Fit(players, data, rating.FitOptions{Prior: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &PoolResult{Ratings: r}
+	for g := range players {
+		res.Players = append(res.Players, PoolPlayer{Name: "gen-" + string(rune('0'+g)), Generation: g})
+	}
+	res.Players[3] = PoolPlayer{Name: "random", Generation: -1} // drawn in a row of its own
+	img := chartPNG(t, res)
+	if got := img.Bounds().Size(); got.X != 768 || got.Y != 480 {
+		t.Errorf("chart is %v, want 768x480", got)
+	}
+	// Something is drawn: not every pixel is white.
+	white := 0
+	for y := 0; y < 480; y += 4 {
+		for x := 0; x < 768; x += 4 {
+			if r, g, b, _ := img.At(x, y).RGBA(); r == 0xffff && g == 0xffff && b == 0xffff {
+				white++
+			}
+		}
+	}
+	if white == 192*120 {
+		t.Error("the chart is blank")
+	}
+	md := res.Markdown()
+	if !bytes.Contains([]byte(md), []byte("| 1 | random | - |")) || !bytes.Contains([]byte(md), []byte("| 4 | gen-0 | 0 | +0.0 |")) {
+		t.Errorf("the table does not rank random (the strongest) first and gen-0 (0) last:\n%s", md)
+	}
+}
+
 // TestChartTall checks that a pool of many named players grows the chart so
 // that each row keeps its height.
 func TestChartTall(t *testing.T) {
@@ -96,7 +146,16 @@ func TestChartTall(t *testing.T) {
 		gens = append(gens, -1)
 		elo = append(elo, float64(10*i))
 	}
-	b, err := pool(names, gens, elo).Chart(ChartWidth, ChartHeight)
+	img := chartPNG(t, pool(names, gens, elo))
+	if h := img.Bounds().Dy(); h < 30*29 {
+		t.Errorf("chart of 30 rows is %d pixels high, want at least %d", h, 30*29)
+	}
+}
+
+// chartPNG draws r's chart at the default size and decodes it.
+func chartPNG(t *testing.T, r *PoolResult) image.Image {
+	t.Helper()
+	b, err := r.Chart(ChartWidth, ChartHeight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,9 +163,7 @@ func TestChartTall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := img.Bounds().Dy(); h < 30*29 {
-		t.Errorf("chart of 30 rows is %d pixels high, want at least %d", h, 30*29)
-	}
+	return img
 }
 
 // bluePixels counts the pixels of about the colour of the points.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 func randoms(n int) []Player {
@@ -21,7 +23,7 @@ func randoms(n int) []Player {
 // four new pairings are played, the earlier results stay as they were, and
 // the games are those of the five played in one go.
 func TestPoolExtend(t *testing.T) {
-	opt := PoolOptions{GamesPerPair: 2, Seed: 3, MaxTurns: 24, Setups: DefaultSetups(), Concurrency: 2, Fit: FitOptions{Prior: 1}}
+	opt := PoolOptions{GamesPerPair: 2, Seed: 3, MaxTurns: 24, Setups: DefaultSetups(), Concurrency: 2, Fit: rating.FitOptions{Prior: 1}}
 
 	whole := opt
 	whole.Out = t.TempDir()
@@ -109,7 +111,7 @@ func TestPairingOrders(t *testing.T) {
 // the list of pairings: its games were numbered row by row.
 func TestPoolLegacyOrder(t *testing.T) {
 	out := t.TempDir()
-	opt := PoolOptions{GamesPerPair: 2, Seed: 3, MaxTurns: 16, Setups: DefaultSetups(), Out: out, Fit: FitOptions{Prior: 1}}
+	opt := PoolOptions{GamesPerPair: 2, Seed: 3, MaxTurns: 16, Setups: DefaultSetups(), Out: out, Fit: rating.FitOptions{Prior: 1}}
 	if _, err := RunPool(context.Background(), randoms(4), opt); err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
 // Package match plays matches between Arimaa players (the search with a
 // generation of weights, a random mover, external engines over AEI) and
-// measures them: Elo with its 95% interval, normalized Elo, the likelihood of
-// superiority, pentanomial counts over game pairs and a sequential probability
-// ratio test, with the formulas fastchess publishes; and for a pool of
-// generations, maximum-likelihood ratings, a rating table and a chart.
+// measures them with package rating: Elo with its 95% interval, normalized
+// Elo, the likelihood of superiority, pentanomial counts over game pairs and a
+// sequential probability ratio test, with the formulas fastchess publishes;
+// and for a pool of generations, maximum-likelihood ratings, a rating table
+// and a chart.
 //
 // Games come in pairs: each pair of setups, drawn from the match seed, is
 // played twice with colours swapped. Games run concurrently, are saved in the
@@ -24,6 +25,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 // Options are the settings of a match.
@@ -47,7 +50,7 @@ type Options struct {
 	// Resume continues the match in Out without replaying its finished games.
 	Resume bool
 	// SPRT, when set, stops the match as soon as the test decides.
-	SPRT *SPRT
+	SPRT *rating.SPRT
 	// Progress, when set, is called once the games of an earlier run are read
 	// back and after each finished game, from the goroutine that runs Run;
 	// the Result changes after the call returns.
@@ -62,7 +65,7 @@ type Options struct {
 type Result struct {
 	A, B                 string // the players' names
 	DescribeA, DescribeB string // their settings
-	Stats                Stats
+	Stats                rating.Stats
 	// Games is the number of games the match was to play; Resumed how many
 	// of the finished ones were read back from an earlier run.
 	Games, Resumed int
@@ -70,9 +73,9 @@ type Result struct {
 	GoldWins, SilverWins int
 	// Terminations counts the games by how they ended.
 	Terminations map[string]int
-	SPRT         *SPRT
+	SPRT         *rating.SPRT
 	LLR          float64
-	Verdict      Verdict
+	Verdict      rating.Verdict
 	Elapsed      time.Duration
 	// SearchA and SearchB sum the searches of A and B over the games, for
 	// the players of the search (nil for the others).
@@ -119,7 +122,7 @@ func Run(ctx context.Context, a, b Player, opt Options) (*Result, error) {
 		if opt.Progress != nil && !resumed {
 			opt.Progress(res)
 		}
-		return res.Verdict != Continue
+		return res.Verdict != rating.Continue
 	}
 	// The resumed games are counted by the first calls of done, before any
 	// game is played.
@@ -160,18 +163,18 @@ func maxTurnsOr(n int) int {
 
 // matchMeta is what match.json holds; a resumed match must have the same.
 type matchMeta struct {
-	Kind      string      `json:"kind"`
-	A         string      `json:"a"`
-	B         string      `json:"b"`
-	DescribeA string      `json:"describe_a"`
-	DescribeB string      `json:"describe_b"`
-	HashA     string      `json:"hash_a,omitempty"`
-	HashB     string      `json:"hash_b,omitempty"`
-	Games     int         `json:"games"`
-	Seed      uint64      `json:"seed"`
-	MaxTurns  int         `json:"max_turns"`
-	Setups    SetupConfig `json:"setups"`
-	SPRT      *SPRT       `json:"sprt,omitempty"`
+	Kind      string       `json:"kind"`
+	A         string       `json:"a"`
+	B         string       `json:"b"`
+	DescribeA string       `json:"describe_a"`
+	DescribeB string       `json:"describe_b"`
+	HashA     string       `json:"hash_a,omitempty"`
+	HashB     string       `json:"hash_b,omitempty"`
+	Games     int          `json:"games"`
+	Seed      uint64       `json:"seed"`
+	MaxTurns  int          `json:"max_turns"`
+	Setups    SetupConfig  `json:"setups"`
+	SPRT      *rating.SPRT `json:"sprt,omitempty"`
 }
 
 // add counts a finished game.
@@ -228,7 +231,7 @@ func (r *Result) Line() string {
 
 // estimate is the pentanomial estimate once a pair is finished, else the
 // trinomial one.
-func (r *Result) estimate() Estimate {
+func (r *Result) estimate() rating.Estimate {
 	if r.Stats.Pairs() > 0 {
 		return r.Stats.Pentanomial()
 	}
@@ -237,14 +240,14 @@ func (r *Result) estimate() Estimate {
 
 func signed(x float64, prec int) string {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return formatElo(x)
+		return rating.FormatElo(x)
 	}
 	return fmt.Sprintf("%+.*f", prec, x)
 }
 
 func unsigned(x float64, prec int) string {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return formatElo(x)
+		return rating.FormatElo(x)
 	}
 	return fmt.Sprintf("%.*f", prec, x)
 }
@@ -261,13 +264,13 @@ func (r *Result) WriteSummary(w io.Writer) error {
 	bar := strings.Repeat("-", 50)
 	fmt.Fprintln(&b, bar)
 	fmt.Fprintf(&b, "Results of %s vs %s (%s - %s):\n", r.A, r.B, r.DescribeA, r.DescribeB)
-	fmt.Fprintf(&b, "Elo: %s +/- %s, nElo: %s +/- %s\n", formatElo(p.Elo), formatElo(p.EloError), formatElo(p.NElo), formatElo(p.NEloError))
+	fmt.Fprintf(&b, "Elo: %s +/- %s, nElo: %s +/- %s\n", rating.FormatElo(p.Elo), rating.FormatElo(p.EloError), rating.FormatElo(p.NElo), rating.FormatElo(p.NEloError))
 	fmt.Fprintf(&b, "LOS: %.2f %%, DrawRatio: %.2f %%, PairsRatio: %s\n", 100*p.LOS, 100*ratio(s.WL+s.DD, s.Pairs()), formatRatio(s.WW+s.WD, s.LD+s.LL))
 	fmt.Fprintf(&b, "Games: %d, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%.2f %%)\n", s.Games(), s.Wins, s.Losses, s.Draws, s.Points(), 100*ratio2(s.Points(), s.Games()))
 	pt := s.Ptnml()
 	fmt.Fprintf(&b, "Ptnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: %s\n", pt[0], pt[1], pt[2], pt[3], pt[4], formatRatio(s.WL, s.DD))
 	fmt.Fprintf(&b, "Trinomial: Elo: %s +/- %s (95%%: %s to %s), nElo: %s +/- %s, LOS: %.2f %%\n",
-		formatElo(t.Elo), formatElo(t.EloError), formatElo(t.EloLow), formatElo(t.EloHigh), formatElo(t.NElo), formatElo(t.NEloError), 100*t.LOS)
+		rating.FormatElo(t.Elo), rating.FormatElo(t.EloError), rating.FormatElo(t.EloLow), rating.FormatElo(t.EloHigh), rating.FormatElo(t.NElo), rating.FormatElo(t.NEloError), 100*t.LOS)
 	fmt.Fprintf(&b, "Colours: Gold wins %d, Silver wins %d; %s\n", r.GoldWins, r.SilverWins, r.terminations())
 	if r.SearchA != nil {
 		fmt.Fprintf(&b, "Search of %s: %s\n", r.A, r.SearchA)
@@ -330,57 +333,33 @@ func formatRatio(a, b int) string {
 // SummaryJSON is the summary file: the counts and both estimates. Values that
 // are not finite (the Elo of a perfect score) are null.
 type SummaryJSON struct {
-	A            string         `json:"a"`
-	B            string         `json:"b"`
-	DescribeA    string         `json:"describe_a"`
-	DescribeB    string         `json:"describe_b"`
-	Games        int            `json:"games"`
-	Planned      int            `json:"planned"`
-	Stats        Stats          `json:"stats"`
-	Ptnml        [5]int         `json:"ptnml"`
-	Pentanomial  EstimateJSON   `json:"pentanomial"`
-	Trinomial    EstimateJSON   `json:"trinomial"`
-	GoldWins     int            `json:"gold_wins"`
-	SilverWins   int            `json:"silver_wins"`
-	Terminations map[string]int `json:"terminations"`
-	SPRT         *SPRTJSON      `json:"sprt,omitempty"`
-	Seconds      float64        `json:"seconds"`
+	A            string              `json:"a"`
+	B            string              `json:"b"`
+	DescribeA    string              `json:"describe_a"`
+	DescribeB    string              `json:"describe_b"`
+	Games        int                 `json:"games"`
+	Planned      int                 `json:"planned"`
+	Stats        rating.Stats        `json:"stats"`
+	Ptnml        [5]int              `json:"ptnml"`
+	Pentanomial  rating.EstimateJSON `json:"pentanomial"`
+	Trinomial    rating.EstimateJSON `json:"trinomial"`
+	GoldWins     int                 `json:"gold_wins"`
+	SilverWins   int                 `json:"silver_wins"`
+	Terminations map[string]int      `json:"terminations"`
+	SPRT         *SPRTJSON           `json:"sprt,omitempty"`
+	Seconds      float64             `json:"seconds"`
 	// SearchA and SearchB sum the searches of A and B (search players only).
 	SearchA *SearchStats `json:"search_a,omitempty"`
 	SearchB *SearchStats `json:"search_b,omitempty"`
 }
 
-// EstimateJSON is an Estimate with non-finite values as null.
-type EstimateJSON struct {
-	Score     *float64 `json:"score"`
-	Elo       *float64 `json:"elo"`
-	EloLow    *float64 `json:"elo_low"`
-	EloHigh   *float64 `json:"elo_high"`
-	EloError  *float64 `json:"elo_error"`
-	NElo      *float64 `json:"nelo"`
-	NEloError *float64 `json:"nelo_error"`
-	LOS       *float64 `json:"los"`
-}
-
 // SPRTJSON is the state of the SPRT in the summary file.
 type SPRTJSON struct {
-	SPRT
+	rating.SPRT
 	LLR     float64 `json:"llr"`
 	Lower   float64 `json:"lower"`
 	Upper   float64 `json:"upper"`
 	Verdict string  `json:"verdict"`
-}
-
-func finite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
-}
-
-// JSON returns the estimate with non-finite values as null.
-func (e Estimate) JSON() EstimateJSON {
-	return EstimateJSON{finite(e.Score), finite(e.Elo), finite(e.EloLow), finite(e.EloHigh), finite(e.EloError), finite(e.NElo), finite(e.NEloError), finite(e.LOS)}
 }
 
 // JSON returns the summary file's content.

@@ -18,6 +18,7 @@ import (
 	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 func player(t testing.TB, spec string) Player {
@@ -284,12 +285,12 @@ func TestResume(t *testing.T) {
 // TestSPRTStops: the search against the random mover wins every pair, and
 // the SPRT accepts H1 long before the 60 games.
 func TestSPRTStops(t *testing.T) {
-	models := []SPRTModel{Logistic, Normalized}
+	models := []rating.SPRTModel{rating.Logistic, rating.Normalized}
 	if testing.Short() {
 		models = models[:1]
 	}
 	for _, model := range models {
-		sp := SPRT{Elo0: 0, Elo1: 200, Alpha: 0.05, Beta: 0.05, Model: model}
+		sp := rating.SPRT{Elo0: 0, Elo1: 200, Alpha: 0.05, Beta: 0.05, Model: model}
 		dir := t.TempDir()
 		res, err := Run(context.Background(), player(t, "gen0,visits=32"), player(t, "random"),
 			Options{Games: 60, Seed: 2, Setups: DefaultSetups(), SPRT: &sp, Out: dir})
@@ -297,7 +298,7 @@ func TestSPRTStops(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, hi := sp.Bounds()
-		if res.Verdict != AcceptH1 || res.LLR < hi || res.Stats.Games() >= 60 {
+		if res.Verdict != rating.AcceptH1 || res.LLR < hi || res.Stats.Games() >= 60 {
 			t.Errorf("%s: verdict %v, LLR %.2f after %d games", model, res.Verdict, res.LLR, res.Stats.Games())
 		}
 		t.Logf("%s: %v after %d games, LLR %.2f", model, res.Verdict, res.Stats.Games(), res.LLR)
@@ -334,7 +335,7 @@ func TestPool(t *testing.T) {
 	}
 	players = append(players, player(t, "random"))
 	out := filepath.Join(dir, "pool")
-	opt := PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 40, Setups: DefaultSetups(), Out: out, Fit: FitOptions{Prior: 1}}
+	opt := PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 40, Setups: DefaultSetups(), Out: out, Fit: rating.FitOptions{Prior: 1}}
 	res, err := RunPool(context.Background(), players, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +378,7 @@ func TestPool(t *testing.T) {
 		return
 	}
 	// A gauntlet: random against both generations.
-	g, err := RunPool(context.Background(), players[:2], PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 40, Setups: DefaultSetups(), Gauntlet: players[2], Fit: FitOptions{Prior: 1}})
+	g, err := RunPool(context.Background(), players[:2], PoolOptions{GamesPerPair: 2, Seed: 1, MaxTurns: 40, Setups: DefaultSetups(), Gauntlet: players[2], Fit: rating.FitOptions{Prior: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

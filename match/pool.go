@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 // PoolOptions are the settings of a pool: a round robin among players (or a
@@ -25,7 +27,7 @@ type PoolOptions struct {
 	Anchor string
 	// Fit holds the rating model, the prior and the bootstrap (its Anchor is
 	// set from Anchor).
-	Fit FitOptions
+	Fit rating.FitOptions
 	// Concurrency, Seed, MaxTurns, Setups, Out, Resume and Log are as in
 	// Options.
 	Concurrency int
@@ -59,11 +61,11 @@ type PoolPlayer struct {
 
 // PairingResult is the games of two players, from A's view.
 type PairingResult struct {
-	A     string `json:"a"`
-	B     string `json:"b"`
-	Stats Stats  `json:"stats"`
+	A     string       `json:"a"`
+	B     string       `json:"b"`
+	Stats rating.Stats `json:"stats"`
 	i, j  int
-	units map[int]*Unit // by pair index
+	units map[int]*rating.Unit // by pair index
 }
 
 // PoolResult is the outcome of a pool: each player's totals, each pairing's
@@ -71,7 +73,7 @@ type PairingResult struct {
 type PoolResult struct {
 	Players  []PoolPlayer
 	Pairings []*PairingResult
-	Ratings  *Ratings
+	Ratings  *rating.Ratings
 	Games    int // finished
 	Planned  int
 	Resumed  int
@@ -146,7 +148,7 @@ func RunPool(ctx context.Context, players []Player, opt PoolOptions) (*PoolResul
 		p := pairing{a: ab[0], b: ab[1], games: games}
 		pairings = append(pairings, p)
 		meta.Pairings = append(meta.Pairings, [2]string{all[p.a].Name(), all[p.b].Name()})
-		res.Pairings = append(res.Pairings, &PairingResult{A: all[p.a].Name(), B: all[p.b].Name(), i: p.a, j: p.b, units: map[int]*Unit{}})
+		res.Pairings = append(res.Pairings, &PairingResult{A: all[p.a].Name(), B: all[p.b].Name(), i: p.a, j: p.b, units: map[int]*rating.Unit{}})
 		res.Planned += p.games
 	}
 	anchor, err := poolAnchor(res.Players, opt.Anchor)
@@ -185,16 +187,16 @@ func RunPool(ctx context.Context, players []Player, opt PoolOptions) (*PoolResul
 		fit.Names = append(fit.Names, p.Name)
 	}
 	if res.Games > 0 {
-		var data []PairingData
+		var data []rating.PairingData
 		for _, p := range res.Pairings {
-			d := PairingData{I: p.i, J: p.j}
+			d := rating.PairingData{I: p.i, J: p.j}
 			for _, u := range p.units {
 				d.Units = append(d.Units, *u)
 			}
 			data = append(data, d)
 		}
 		sortUnits(data)
-		rt, err := Fit(len(all), data, fit)
+		rt, err := rating.Fit(len(all), data, fit)
 		if err != nil && runErr == nil {
 			return res, fmt.Errorf("pool: %w", err)
 		}
@@ -210,9 +212,9 @@ func RunPool(ctx context.Context, players []Player, opt PoolOptions) (*PoolResul
 
 // sortUnits puts the units of each pairing in a fixed order (they come from a
 // map), so that a seeded bootstrap gives the same intervals every time.
-func sortUnits(data []PairingData) {
+func sortUnits(data []rating.PairingData) {
 	for _, d := range data {
-		slices.SortFunc(d.Units, func(a, b Unit) int {
+		slices.SortFunc(d.Units, func(a, b rating.Unit) int {
 			return cmp.Or(cmp.Compare(a.W, b.W), cmp.Compare(a.D, b.D), cmp.Compare(a.L, b.L))
 		})
 	}
@@ -243,7 +245,7 @@ func (r *PoolResult) add(g GameResult) {
 	p.Stats.AddGame(g.ScoreA)
 	u := p.units[g.Game/2]
 	if u == nil {
-		u = &Unit{}
+		u = &rating.Unit{}
 		p.units[g.Game/2] = u
 	}
 	a, b := &r.Players[p.i], &r.Players[p.j]

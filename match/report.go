@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 // RatingRow is one line of the rating table.
@@ -27,18 +29,18 @@ type RatingRow struct {
 
 // RatingTable is the rating table as ratings.json holds it.
 type RatingTable struct {
-	Model    RatingModel `json:"model"`
-	Anchor   string      `json:"anchor"`
-	Interval string      `json:"interval"` // fisher or bootstrap
-	Prior    float64     `json:"prior,omitempty"`
-	DrawNu   float64     `json:"draw_nu,omitempty"`
-	Games    int         `json:"games"`
-	Players  []RatingRow `json:"players"`
+	Model    rating.RatingModel `json:"model"`
+	Anchor   string             `json:"anchor"`
+	Interval string             `json:"interval"` // fisher or bootstrap
+	Prior    float64            `json:"prior,omitempty"`
+	DrawNu   float64            `json:"draw_nu,omitempty"`
+	Games    int                `json:"games"`
+	Players  []RatingRow        `json:"players"`
 	Pairings []struct {
-		A           string       `json:"a"`
-		B           string       `json:"b"`
-		Stats       Stats        `json:"stats"`
-		Pentanomial EstimateJSON `json:"pentanomial"`
+		A           string              `json:"a"`
+		B           string              `json:"b"`
+		Stats       rating.Stats        `json:"stats"`
+		Pentanomial rating.EstimateJSON `json:"pentanomial"`
 	} `json:"pairings"`
 }
 
@@ -76,10 +78,10 @@ func (r *PoolResult) JSON() RatingTable {
 	}
 	for _, p := range r.Pairings {
 		t.Pairings = append(t.Pairings, struct {
-			A           string       `json:"a"`
-			B           string       `json:"b"`
-			Stats       Stats        `json:"stats"`
-			Pentanomial EstimateJSON `json:"pentanomial"`
+			A           string              `json:"a"`
+			B           string              `json:"b"`
+			Stats       rating.Stats        `json:"stats"`
+			Pentanomial rating.EstimateJSON `json:"pentanomial"`
 		}{p.A, p.B, p.Stats, p.Stats.Pentanomial().JSON()})
 	}
 	return t
@@ -95,7 +97,7 @@ func (r *PoolResult) Markdown() string {
 			how = fmt.Sprintf("bootstrap, %d replicates", r.Ratings.Replicates)
 		}
 		model := "Bradley-Terry, draws as half wins"
-		if r.Ratings.Model == Davidson {
+		if r.Ratings.Model == rating.Davidson {
 			model = fmt.Sprintf("Davidson, nu = %.3g", r.Ratings.DrawNu)
 		}
 		fmt.Fprintf(&b, "Maximum-likelihood ratings (%s) on the Elo scale, %s anchored at 0; 95%% intervals from the %s. %d games.\n\n",

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 // Sequential is a sequential test of the mean of paired differences, such as
@@ -72,10 +74,11 @@ func (t Sequential) Validate() error {
 	return nil
 }
 
-// Bounds returns Wald's bounds on the log-likelihood ratio: H0 is accepted
-// at lower or below, H1 at upper or above.
+// Bounds returns Wald's bounds on the log-likelihood ratio
+// (rating.WaldBounds): H0 is accepted at lower or below, H1 at upper or
+// above.
 func (t Sequential) Bounds() (lower, upper float64) {
-	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+	return rating.WaldBounds(t.Alpha, t.Beta)
 }
 
 // LLR returns the log-likelihood ratio of H1 against H0 given the

@@ -14,6 +14,7 @@ import (
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/material"
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 // External anchors (pool.anchors) are fixed players, such as Sharp at a fixed
@@ -112,7 +113,7 @@ func againstAnchors(pool *match.PoolResult, name string, anchors []string, games
 	var out []AnchorResult
 	for _, a := range anchors {
 		for _, p := range pool.Pairings {
-			var s match.Stats
+			var s rating.Stats
 			switch {
 			case p.A == name && p.B == a:
 				s = p.Stats
@@ -136,9 +137,9 @@ func againstAnchors(pool *match.PoolResult, name string, anchors []string, games
 			u := 1 - math.Pow(0.05, 1/float64(units))
 			switch s.Points() {
 			case 0:
-				e.EloHigh = match.ScoreToElo(u)
+				e.EloHigh = rating.ScoreToElo(u)
 			case float64(s.Games()):
-				e.EloLow = match.ScoreToElo(1 - u)
+				e.EloLow = rating.ScoreToElo(1 - u)
 			}
 			r := AnchorResult{
 				Anchor: a, Games: s.Games(), Points: s.Points(), Score: s.Points() / float64(s.Games()),
@@ -180,8 +181,8 @@ func readPoolGames(dir string) ([]engine.Record, error) {
 }
 
 // flipStats returns s from the other player's side.
-func flipStats(s match.Stats) match.Stats {
-	return match.Stats{Wins: s.Losses, Losses: s.Wins, Draws: s.Draws,
+func flipStats(s rating.Stats) rating.Stats {
+	return rating.Stats{Wins: s.Losses, Losses: s.Wins, Draws: s.Draws,
 		LL: s.WW, LD: s.WD, WL: s.WL, DD: s.DD, WD: s.LD, WW: s.LL}
 }
 

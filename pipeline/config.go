@@ -17,8 +17,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/arimaalab/arimaalab/configs"
-	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/rating"
 	"github.com/arimaalab/arimaalab/selfplay"
 	"github.com/arimaalab/arimaalab/train"
 )
@@ -199,7 +199,7 @@ func (c *Config) validate(name string) error {
 		return bad("%v", err)
 	}
 	if c.Gate.SPRT != "" {
-		if _, err := match.ParseSPRT(c.Gate.SPRT, match.Logistic); err != nil {
+		if _, err := rating.ParseSPRT(c.Gate.SPRT, rating.Logistic); err != nil {
 			return bad("gate.sprt %q: %v", c.Gate.SPRT, err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/mcts"
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 // fakeAEIEnv makes TestHelperAEI serve AEI on stdin and stdout.
@@ -358,9 +359,9 @@ func TestSelfPlayStats(t *testing.T) {
 func TestAgainstAnchors(t *testing.T) {
 	pool := &match.PoolResult{Pairings: []*match.PairingResult{
 		// sharp4 is A: 3 wins, 1 loss for sharp4 -> 1 / 4 for gen1.
-		{A: "sharp4", B: "gen1", Stats: match.Stats{Wins: 3, Losses: 1, WW: 1, WL: 1}},
-		{A: "gen1", B: "random", Stats: match.Stats{Wins: 20, WW: 10}},
-		{A: "gen0", B: "sharp4", Stats: match.Stats{Losses: 20, LL: 10}},
+		{A: "sharp4", B: "gen1", Stats: rating.Stats{Wins: 3, Losses: 1, WW: 1, WL: 1}},
+		{A: "gen1", B: "random", Stats: rating.Stats{Wins: 20, WW: 10}},
+		{A: "gen0", B: "sharp4", Stats: rating.Stats{Losses: 20, LL: 10}},
 	}}
 	// Two real games against Sharp, the bot renamed gen1: its first piece
 	// fell at turn 7 (7b Hc6x) and at turn 5 (5w rf3x). A game of gen0's
@@ -392,7 +393,7 @@ func TestAgainstAnchors(t *testing.T) {
 	if a := got[0]; a.Games != 4 || a.Points != 1 || a.Score != 0.25 || !(a.Elo < 0) || !(a.EloLow < a.Elo && a.Elo < a.EloHigh) {
 		t.Errorf("gen1 against sharp4: %+v, want 1 point of 4 and a negative Elo inside its interval", a)
 	}
-	bound := match.ScoreToElo(1 - math.Pow(0.05, 0.1)) // about -182
+	bound := rating.ScoreToElo(1 - math.Pow(0.05, 0.1)) // about -182
 	if a := got[1]; a.Elo != maxElo || math.Abs(a.EloLow+bound) > 1e-9 || a.EloHigh != maxElo {
 		t.Errorf("gen1 against random (all won): %+v, want +inf with a lower bound of %.0f", a, -bound)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/match"
+	"github.com/arimaalab/arimaalab/rating"
 	"github.com/arimaalab/arimaalab/selfplay"
 	"github.com/arimaalab/arimaalab/train"
 	"github.com/arimaalab/arimaalab/weights"
@@ -246,7 +247,7 @@ func gate(ctx context.Context, c Config, g, best int, cand, prev string, concurr
 		Setups: match.DefaultSetups(), Out: filepath.Join(genDir(c.Out, g), "gate"), Resume: true, Log: log,
 	}
 	if c.Gate.SPRT != "" {
-		t, err := match.ParseSPRT(c.Gate.SPRT, match.Logistic)
+		t, err := rating.ParseSPRT(c.Gate.SPRT, rating.Logistic)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -267,7 +268,7 @@ func gate(ctx context.Context, c Config, g, best int, cand, prev string, concurr
 	}
 	if mo.SPRT != nil {
 		d.Verdict = res.Verdict.String()
-		d.Promoted = res.Verdict == match.AcceptH1 || (res.Verdict == match.Continue && est.Score > c.Gate.PromoteScore)
+		d.Promoted = res.Verdict == rating.AcceptH1 || (res.Verdict == rating.Continue && est.Score > c.Gate.PromoteScore)
 	} else {
 		d.Promoted = est.Score > c.Gate.PromoteScore
 	}
@@ -324,7 +325,7 @@ func ratePool(ctx context.Context, c Config, concurrency int, log *slog.Logger, 
 	res, err := match.RunPool(ctx, players, match.PoolOptions{
 		GamesPerPair: c.Pool.GamesPerPair, Concurrency: concurrency, Seed: c.Seed*104729 + 1, MaxTurns: c.Pool.MaxTurns,
 		Setups: match.DefaultSetups(), Out: filepath.Join(c.Out, "pool"), Resume: true, Extend: true, Log: log,
-		Anchor: zero, Fit: match.FitOptions{Prior: 1}, Progress: cb,
+		Anchor: zero, Fit: rating.FitOptions{Prior: 1}, Progress: cb,
 	})
 	finish()
 	if err != nil {

@@ -35,6 +35,7 @@ import (
 	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/material"
 	"github.com/arimaalab/arimaalab/progress"
+	"github.com/arimaalab/arimaalab/rating"
 )
 
 func main() {
@@ -112,7 +113,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *pool {
 		runErr = runPool(ctx, poolArgs{
 			specs: rest, each: *each, gauntlet: *gauntlet, games: *perPair, anchor: *anchor,
-			fit: match.FitOptions{Model: match.RatingModel(*ratingModel), Prior: *prior, Bootstrap: *bootstrap, Seed: *seed},
+			fit: rating.FitOptions{Model: rating.RatingModel(*ratingModel), Prior: *prior, Bootstrap: *bootstrap, Seed: *seed},
 			opt: match.Options{Concurrency: *concurrency, Seed: *seed, MaxTurns: *maxTurns, Setups: setups, Out: *out, Resume: *resume, Log: log},
 		}, stdout, stderr, *showProgress)
 	} else {
@@ -120,7 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			runErr = usageError(fmt.Sprintf("unexpected arguments %q (a pool needs -pool)", rest))
 		} else {
 			opt := match.Options{Games: *games, Concurrency: *concurrency, Seed: *seed, MaxTurns: *maxTurns, Setups: setups, Out: *out, Resume: *resume, Log: log}
-			runErr = runMatch(ctx, *a, *b, *each, *sprt, match.SPRTModel(*sprtModel), opt, stdout, stderr, *showProgress)
+			runErr = runMatch(ctx, *a, *b, *each, *sprt, rating.SPRTModel(*sprtModel), opt, stdout, stderr, *showProgress)
 		}
 	}
 	var ue usageError
@@ -151,12 +152,12 @@ func openPlayer(spec, each string) (match.Player, error) {
 	return match.NewPlayer(s)
 }
 
-func runMatch(ctx context.Context, specA, specB, each, sprt string, model match.SPRTModel, opt match.Options, stdout, stderr io.Writer, force bool) error {
+func runMatch(ctx context.Context, specA, specB, each, sprt string, model rating.SPRTModel, opt match.Options, stdout, stderr io.Writer, force bool) error {
 	if specA == "" || specB == "" {
 		return usageError("a match needs -a PLAYER and -b PLAYER (or -pool)")
 	}
 	if sprt != "" {
-		t, err := match.ParseSPRT(sprt, model)
+		t, err := rating.ParseSPRT(sprt, model)
 		if err != nil {
 			return usageError(err.Error())
 		}
@@ -200,7 +201,7 @@ func runMatch(ctx context.Context, specA, specB, each, sprt string, model match.
 		if werr := res.WriteSummary(stdout); werr != nil && err == nil {
 			err = werr
 		}
-		if res.SPRT != nil && res.Verdict != match.Continue {
+		if res.SPRT != nil && res.Verdict != rating.Continue {
 			fmt.Fprintf(stdout, "SPRT: %s after %d games\n", res.Verdict, res.Stats.Games())
 		}
 		// Players of one name cannot be told apart in the games' records.
@@ -250,7 +251,7 @@ type poolArgs struct {
 	gauntlet string
 	games    int
 	anchor   string
-	fit      match.FitOptions
+	fit      rating.FitOptions
 	opt      match.Options
 }
 

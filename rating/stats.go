@@ -1,4 +1,4 @@
-package match
+package rating
 
 import (
 	"fmt"
@@ -142,6 +142,30 @@ func (s Stats) Pentanomial() Estimate {
 	return estimate([]float64{0, 0.25, 0.5, 0.75, 1}, p[:], 2)
 }
 
+// EstimateJSON is an Estimate with non-finite values as null.
+type EstimateJSON struct {
+	Score     *float64 `json:"score"`
+	Elo       *float64 `json:"elo"`
+	EloLow    *float64 `json:"elo_low"`
+	EloHigh   *float64 `json:"elo_high"`
+	EloError  *float64 `json:"elo_error"`
+	NElo      *float64 `json:"nelo"`
+	NEloError *float64 `json:"nelo_error"`
+	LOS       *float64 `json:"los"`
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// JSON returns the estimate with non-finite values as null.
+func (e Estimate) JSON() EstimateJSON {
+	return EstimateJSON{finite(e.Score), finite(e.Elo), finite(e.EloLow), finite(e.EloHigh), finite(e.EloError), finite(e.NElo), finite(e.NEloError), finite(e.LOS)}
+}
+
 func emptyEstimate() Estimate {
 	nan := math.NaN()
 	return Estimate{Score: nan, Variance: nan, Elo: nan, EloLow: nan, EloHigh: nan, EloError: nan, NElo: nan, NEloError: nan, LOS: nan}
@@ -193,8 +217,9 @@ func LOSWinsLosses(wins, losses int) float64 {
 	return 0.5 + 0.5*math.Erf(float64(wins-losses)/math.Sqrt(2*float64(wins+losses)))
 }
 
-// formatElo writes an Elo value with two decimals, "inf" and "-inf" at the ends.
-func formatElo(x float64) string {
+// FormatElo writes an Elo value with two decimals, "inf" and "-inf" at the
+// ends and "nan" for NaN.
+func FormatElo(x float64) string {
 	switch {
 	case math.IsNaN(x):
 		return "nan"

@@ -1,4 +1,4 @@
-package match
+package rating
 
 import (
 	"errors"
@@ -68,9 +68,18 @@ func (t SPRT) Validate() error {
 }
 
 // Bounds returns the LLR bounds: log(beta/(1-alpha)) below which H0 is
-// accepted and log((1-beta)/alpha) above which H1 is.
+// accepted and log((1-beta)/alpha) above which H1 is (WaldBounds).
 func (t SPRT) Bounds() (lower, upper float64) {
-	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+	return WaldBounds(t.Alpha, t.Beta)
+}
+
+// WaldBounds returns Wald's bounds on the log-likelihood ratio of H1 against
+// H0 for a sequential test with error rates alpha (accepting H1 when H0
+// holds) and beta (accepting H0 when H1 holds): H0 is accepted at
+// lower = ln(beta/(1-alpha)) or below, H1 at upper = ln((1-beta)/alpha) or
+// above.
+func WaldBounds(alpha, beta float64) (lower, upper float64) {
+	return math.Log(beta / (1 - alpha)), math.Log((1 - beta) / alpha)
 }
 
 // Verdict is the state of an SPRT.

@@ -1,8 +1,6 @@
-package match
+package rating
 
 import (
-	"bytes"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -156,47 +154,5 @@ func TestBootstrapReproducible(t *testing.T) {
 	}
 	if a.Replicates != 50 || a.Interval != "bootstrap" {
 		t.Errorf("%d replicates, interval %q", a.Replicates, a.Interval)
-	}
-}
-
-// TestChartPNG draws the chart of a synthetic pool and decodes it.
-func TestChartPNG(t *testing.T) {
-	truth := []float64{0, 60, 120, 170}
-	data := synthetic(rand.New(rand.NewPCG(3, 4)), truth, 40, 0.1, true)
-	r, err := Fit(len(truth), data, FitOptions{Prior: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := &PoolResult{Ratings: r}
-	for g := range truth {
-		pool.Players = append(pool.Players, PoolPlayer{Name: "gen-" + string(rune('0'+g)), Generation: g})
-	}
-	pool.Players[3] = PoolPlayer{Name: "random", Generation: -1} // drawn in a row of its own
-	b, err := pool.Chart(ChartWidth, ChartHeight)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := img.Bounds().Size(); got.X != 768 || got.Y != 480 {
-		t.Errorf("chart is %v, want 768x480", got)
-	}
-	// Something is drawn: not every pixel is white.
-	white := 0
-	for y := 0; y < 480; y += 4 {
-		for x := 0; x < 768; x += 4 {
-			if r, g, b, _ := img.At(x, y).RGBA(); r == 0xffff && g == 0xffff && b == 0xffff {
-				white++
-			}
-		}
-	}
-	if white == 192*120 {
-		t.Error("the chart is blank")
-	}
-	md := pool.Markdown()
-	if !bytes.Contains([]byte(md), []byte("| 1 | random | - |")) || !bytes.Contains([]byte(md), []byte("| 4 | gen-0 | 0 | +0.0 |")) {
-		t.Errorf("the table does not rank random (170) first and gen-0 (0) last:\n%s", md)
 	}
 }
