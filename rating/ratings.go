@@ -91,7 +91,7 @@ type Ratings struct {
 }
 
 // eloK turns Elo into the natural logarithm of strength: ln(10)/400.
-var eloK = math.Ln10 / 400
+const eloK = math.Ln10 / 400
 
 // tally is a pairing's aggregated counts, virtual draws included.
 type tally struct {
@@ -331,7 +331,9 @@ func (m *model) hessBT(h *mat.SymDense, x []float64) {
 	for _, t := range m.ts {
 		nn := t.w + t.d + t.l
 		p := sigmoid(eloK * (r[t.i] - r[t.j]))
-		v := eloK * eloK * nn * p * (1 - p)
+		// k*k rounds as a product of float64s (the constant's exact square would not).
+		k := float64(eloK)
+		v := k * k * nn * p * (1 - p)
 		ki, kj := m.index(t.i), m.index(t.j)
 		if ki >= 0 {
 			h.SetSym(ki, ki, h.At(ki, ki)+v)

@@ -225,7 +225,9 @@ func llrNormalized(scores, counts []float64, t0, t1 float64) float64 {
 	return llr(total, phat, mle(t0), mle(t1))
 }
 
-var normTol = 1e-9
+// normTol stops the fixed-point iteration of the normalized model's outcome
+// probabilities: the largest change of one in a pass.
+const normTol = 1e-9
 
 func llr(total float64, phat, p0, p1 []float64) float64 {
 	var sum float64

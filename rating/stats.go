@@ -11,7 +11,7 @@ const Z95 = 1.959963984540054
 
 // neloScale is 800/ln(10): the slope of the logistic Elo curve at a score of 1/2
 // times 2, which turns a standardized score into normalized Elo.
-var neloScale = 800 / math.Ln10
+const neloScale = 800 / math.Ln10
 
 // Stats counts the results of a match from the first player's view: games won,
 // lost and drawn, and the pentanomial counts over game pairs (the two games of a
