@@ -41,6 +41,8 @@ type AEIOptions = aei.Options
 // the command is split into words as a shell would, without running a shell.
 // With time=D the engine gets D per move (the AEI options tcmove D,
 // tcreserve 0, tcpercent 0) and an answer later than 2D + 5 s is an error;
+// without it an answer later than timeout=D (default a minute) is one, as a
+// search bounded by depth alone, such as Sharp's at depth 8, can take long;
 // option.NAME=VALUE items are sent as "setoption name NAME value VALUE".
 func NewAEIPlayer(s Spec) (*AEIPlayer, error) {
 	return NewAEIPlayerWith(s, aei.Options{})
@@ -60,6 +62,9 @@ func NewAEIPlayerWith(s Spec, opt AEIOptions) (*AEIPlayer, error) {
 	}
 	if opt.Stderr == nil {
 		opt.Stderr = io.Discard
+	}
+	if s.Timeout > 0 {
+		opt.MoveTimeout = s.Timeout
 	}
 	return &AEIPlayer{name: s.Name, command: s.Command, time: s.Time, options: s.Options, opt: opt}, nil
 }

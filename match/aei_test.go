@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arimaalab/arimaalab/aei"
 )
@@ -101,6 +102,25 @@ func TestAEIEngineDies(t *testing.T) {
 		}
 	}
 	t.Log(err)
+}
+
+// TestAEITimeout: timeout=D bounds the answer of an engine given no time per
+// move (a search bounded by depth alone): one that never answers stops the
+// match after D, not after the controller's minute.
+func TestAEITimeout(t *testing.T) {
+	bin := fakeEngine(t, ":") // never answers go
+	start := time.Now()
+	_, err := Run(context.Background(), player(t, "aei="+bin+",name=slow,timeout=300ms"), player(t, "random"),
+		Options{Games: 2, Seed: 1, Setups: DefaultSetups(), Concurrency: 1})
+	if !errors.Is(err, aei.ErrTimeout) {
+		t.Fatalf("error %v, want one wrapping aei.ErrTimeout", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the match stopped after %v: the timeout was not the spec's", d)
+	}
+	if !strings.Contains(err.Error(), "slow") {
+		t.Errorf("error %q does not name the player", err)
+	}
 }
 
 // TestAEIIllegalMove: an engine that answers an illegal move stops the match

@@ -68,6 +68,9 @@ func TestParseSpec(t *testing.T) {
 		{"aei=./bot -x 'a b',time=1s,option.hash=64", "visits=100", func(s Spec) bool {
 			return s.Kind == "aei" && s.Command == "./bot -x 'a b'" && s.Time == time.Second && s.Options["hash"] == "64" && s.Name == "aei:bot"
 		}},
+		{"aei=./bot,option.depth=8,timeout=5m", "", func(s Spec) bool {
+			return s.Kind == "aei" && s.Timeout == 5*time.Minute && s.Time == 0
+		}},
 	}
 	for _, c := range good {
 		s, err := ParseSpec(c.text, c.each)
@@ -80,7 +83,7 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "visits=200", "gen0,visits=-1", "gen0,200", "random,visits=10", "gen0,bogus=1",
-		"gen0,time=0s", "gen0,priors=smart", "gen0,policy=missing-policy.json", "gen0,scan=maybe", "gen0,minimax=2", "gen0,minimax=-1", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s"} {
+		"gen0,time=0s", "gen0,priors=smart", "gen0,policy=missing-policy.json", "gen0,scan=maybe", "gen0,minimax=2", "gen0,minimax=-1", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s", "gen0,timeout=1m", "aei=./bot,timeout=0s", "aei=./bot,timeout=x"} {
 		if s, err := ParseSpec(bad, ""); err == nil {
 			t.Errorf("ParseSpec(%q) accepted: %+v", bad, s)
 		}

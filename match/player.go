@@ -83,6 +83,9 @@ type Spec struct {
 	Command string
 	// Time is the external engine's time per move.
 	Time time.Duration
+	// Timeout is the longest an external engine without Time may take for a
+	// move (0: the controller's default, a minute).
+	Timeout time.Duration
 	// Options are AEI options set on the engine before each game.
 	Options map[string]string
 	// Text is the specification as written.
@@ -163,6 +166,8 @@ func allowed(kind, key string) bool {
 		return true
 	case "time":
 		return kind == "mcts" || kind == "aei"
+	case "timeout":
+		return kind == "aei"
 	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "minimax", "max-nodes", "temp", "temp-turns":
 		return kind == "mcts"
 	}
@@ -281,6 +286,12 @@ func (s *Spec) setKey(k, v string) error {
 			return fmt.Errorf("time=%q: want a positive duration such as 500ms or 2s", v)
 		}
 		s.Search.Time, s.Time = d, d
+	case k == "timeout":
+		d, perr := time.ParseDuration(v)
+		if perr != nil || d <= 0 {
+			return fmt.Errorf("timeout=%q: want a positive duration such as 5m", v)
+		}
+		s.Timeout = d
 	case strings.HasPrefix(k, "option."):
 		s.Options[strings.TrimPrefix(k, "option.")] = v
 	default:
