@@ -23,9 +23,8 @@ type ArchivePool struct {
 	// the order of Data.
 	Stats []rating.Stats
 	// Games is the number of games, Paired how many of them came in pairs,
-	// and Unfinished how many have no result; those are
-	// counted as draws, since eval writes a game it stops at its turn limit
-	// without one.
+	// and Unfinished how many have no result; those are counted as draws,
+	// since eval writes a game it stops at its turn limit without one.
 	Games, Paired, Unfinished int
 
 	index    map[string]int
@@ -34,7 +33,8 @@ type ArchivePool struct {
 
 // Add counts recorded games into the pool; the games of a pair must follow
 // each other in recs. A game a player plays against itself is refused: it
-// says nothing of strength and usually means two players shared a name.
+// says nothing of strength and usually means two players shared a name (the
+// games before it stay counted).
 func (p *ArchivePool) Add(recs []engine.Record) error {
 	for n := 0; n < len(recs); n++ {
 		r := &recs[n]
