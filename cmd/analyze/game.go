@@ -36,22 +36,17 @@ func gameVerb(fs *flag.FlagSet) func(env, []string) error {
 		if err != nil {
 			return err
 		}
-		in, err := openInput(args[0], e.stdin)
+		recs, label, err := readArchive(args[0], e.stdin)
 		if err != nil {
 			return err
 		}
-		recs, err := engine.ReadArchive(in, in.name)
-		in.Close()
-		if err != nil {
-			return err
-		}
-		rec, err := pickGame(recs, in.name, *id)
+		rec, err := pickGame(recs, label, *id)
 		if err != nil {
 			return err
 		}
 		full, err := engine.Replay(rec)
 		if err != nil {
-			return fmt.Errorf("%s: %w", in.name, err) // names the game and the turn
+			return fmt.Errorf("%s: %w", label, err) // names the game and the turn
 		}
 		s, w, err := sf.searcher(cfg)
 		if err != nil {

@@ -119,18 +119,13 @@ func measureFiles(e env, names []string, opponent string, at int, safe material.
 	var games []material.Game
 	var players []string
 	for _, name := range names {
-		in, err := openInput(name, e.stdin)
-		if err != nil {
-			return nil, "", err
-		}
-		recs, err := engine.ReadArchive(in, in.name)
-		in.Close()
+		recs, label, err := readArchive(name, e.stdin)
 		if err != nil {
 			return nil, "", err
 		}
 		for _, rec := range recs {
 			if rec.Gold != opponent && rec.Silver != opponent {
-				return nil, "", fmt.Errorf("%s: %s: no player %q (gold %q, silver %q)", in.name, rec.Label(), opponent, rec.Gold, rec.Silver)
+				return nil, "", fmt.Errorf("%s: %s: no player %q (gold %q, silver %q)", label, rec.Label(), opponent, rec.Gold, rec.Silver)
 			}
 			p := rec.Gold
 			if p == opponent {
@@ -143,7 +138,7 @@ func measureFiles(e env, names []string, opponent string, at int, safe material.
 				g, err = material.Measure(rec, p, at)
 			}
 			if err != nil {
-				return nil, "", fmt.Errorf("%s: %w", in.name, err)
+				return nil, "", fmt.Errorf("%s: %w", label, err)
 			}
 			games = append(games, g)
 			if len(players) == 0 || players[len(players)-1] != p {

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 
-	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/match"
 	"github.com/arimaalab/arimaalab/rating"
 )
@@ -33,17 +35,12 @@ func rateVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		var pool match.ArchivePool
 		for _, name := range args {
-			in, err := openInput(name, e.stdin)
-			if err != nil {
-				return err
-			}
-			recs, err := engine.ReadArchive(in, in.name)
-			in.Close()
+			recs, label, err := readArchive(name, e.stdin)
 			if err != nil {
 				return err
 			}
 			if err := pool.Add(recs); err != nil {
-				return fmt.Errorf("%s: %w", in.name, err)
+				return fmt.Errorf("%s: %w", label, err)
 			}
 		}
 		a := pool.Index(*anchor)
@@ -123,15 +120,7 @@ func newRateReport(pool *match.ArchivePool, r *rating.Ratings, prior float64) *r
 	for i, name := range pool.Names {
 		rep.Players = append(rep.Players, ratedPlayer{Name: name, Elo: r.Elo[i], Low: r.Low[i], High: r.High[i], Games: games[i], Points: points[i]})
 	}
-	slices.SortStableFunc(rep.Players, func(a, b ratedPlayer) int {
-		switch {
-		case a.Elo > b.Elo:
-			return -1
-		case a.Elo < b.Elo:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(rep.Players, func(a, b ratedPlayer) int { return cmp.Compare(b.Elo, a.Elo) })
 	return rep
 }
 
@@ -189,12 +178,9 @@ func intervalName(s string) string {
 
 // quoted lists names in quotes, separated by commas.
 func quoted(names []string) string {
-	s := ""
+	q := make([]string, len(names))
 	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%q", n)
+		q[i] = strconv.Quote(n)
 	}
-	return s
+	return strings.Join(q, ", ")
 }

@@ -23,16 +23,11 @@ func replayVerb(fs *flag.FlagSet) func(env, []string) error {
 		var archives []archive
 		total := 0
 		for _, name := range args {
-			in, err := openInput(name, e.stdin)
+			recs, label, err := readArchive(name, e.stdin)
 			if err != nil {
 				return err
 			}
-			recs, err := engine.ReadArchive(in, in.name)
-			in.Close()
-			if err != nil {
-				return err
-			}
-			archives = append(archives, archive{in.name, recs})
+			archives = append(archives, archive{label, recs})
 			total += len(recs)
 		}
 

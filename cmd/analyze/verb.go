@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/arimaalab/arimaalab/engine"
 )
 
 // env holds the streams a verb runs with.
@@ -101,6 +103,18 @@ func openInput(name string, stdin io.Reader) (*input, error) {
 		in.size = st.Size()
 	}
 	return in, nil
+}
+
+// readArchive reads the game archive name ("-" for stdin) and returns its
+// records and the name to use in messages.
+func readArchive(name string, stdin io.Reader) ([]engine.Record, string, error) {
+	in, err := openInput(name, stdin)
+	if err != nil {
+		return nil, "", err
+	}
+	defer in.Close()
+	recs, err := engine.ReadArchive(in, in.name)
+	return recs, in.name, err
 }
 
 // Close closes the file (not stdin).
