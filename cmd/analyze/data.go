@@ -8,9 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/arimaalab/arimaalab/progress"
-
 	"github.com/arimaalab/arimaalab/data"
+	"github.com/arimaalab/arimaalab/progress"
 )
 
 // dataVerb summarizes datasets of self-play shards.
@@ -25,8 +24,7 @@ func dataVerb(fs *flag.FlagSet) func(env, []string) error {
 		}
 		defer r.Close()
 		bar := progress.New(e.stderr, r.Rows(), "reading", false)
-		var s dataSummary
-		s.init(r)
+		s := data.NewSummary(r)
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {
@@ -41,100 +39,29 @@ func dataVerb(fs *flag.FlagSet) func(env, []string) error {
 				bar.Finish()
 				return fmt.Errorf("%s: %w", r.Files()[r.File()], err)
 			}
-			s.add(c)
+			s.Add(c)
 			bar.Add(int64(c.Len))
 		}
 		bar.Finish()
 		out := newOutWriter(e.stdout, nil)
-		s.print(out)
+		printSummary(out, s)
 		return out.flush()
 	}
 }
 
-// dataSummary gathers the figures of a dataset.
-type dataSummary struct {
-	shards      int
-	featureSet  string
-	names       []string
-	rows        int64
-	fullSearch  int64
-	featureSums []float64
-	games       map[uint64]*gameSummary
-	order       []uint64 // game ids in the order first seen
-}
-
-// gameSummary is what the summary keeps of one game.
-type gameSummary struct {
-	rows        int
-	length      int  // plies: its first row's ply (2g is 0) and plies_left
-	winner      int8 // 0 gold, 1 silver, -1 none
-	termination string
-}
-
-func (s *dataSummary) init(r *data.Reader) {
-	s.shards = len(r.Files())
-	m := r.Meta(0)
-	s.featureSet = m.FeatureVersion
-	s.names = m.FeatureNames
-	s.featureSums = make([]float64, len(s.names))
-	s.games = make(map[uint64]*gameSummary)
-}
-
-// add counts the rows of c.
-func (s *dataSummary) add(c *data.Columns) {
-	s.rows += int64(c.Len)
-	f := c.NumFeatures
-	for i := range c.Len {
-		if c.FullSearch.Value(i) {
-			s.fullSearch++
-		}
-		for k, v := range c.Features[i*f : (i+1)*f] {
-			s.featureSums[k] += float64(v)
-		}
-		id := c.GameID[i]
-		g := s.games[id]
-		if g == nil {
-			// A labelled shard (analyze label) holds some of a game's
-			// plies: its length is where its first row stands and
-			// plies_left, the rows of a self-play game.
-			ply := 2*(int(c.Turn[i])-2) + int(c.Side[i])
-			g = &gameSummary{winner: -1, termination: c.TerminationOf(i), length: ply + int(c.PliesLeft[i])}
-			switch c.Result[i] {
-			case 1:
-				g.winner = int8(c.Side[i])
-			case -1:
-				g.winner = int8(1 - c.Side[i])
-			}
-			s.games[id] = g
-			s.order = append(s.order, id)
-		}
-		g.rows++
-	}
-}
-
-// print writes the summary.
-func (s *dataSummary) print(w io.Writer) {
-	games := len(s.games)
-	var gold, silver, unfinished int
-	terms := map[string]int{}
+// printSummary writes the summary s.
+func printSummary(w io.Writer, s *data.Summary) {
+	games := len(s.Games)
+	gold, silver, unfinished := s.Results()
+	terms := s.Terminations()
 	lengths := make([]int, 0, games)
 	plies := 0
-	for _, id := range s.order {
-		g := s.games[id]
-		switch g.winner {
-		case 0:
-			gold++
-		case 1:
-			silver++
-		default:
-			unfinished++
-		}
-		terms[g.termination]++
-		lengths = append(lengths, g.length)
-		plies += g.length
+	for _, g := range s.Games {
+		lengths = append(lengths, g.Length)
+		plies += g.Length
 	}
-	fmt.Fprintf(w, "shards        %d\n", s.shards)
-	fmt.Fprintf(w, "rows          %d\n", s.rows)
+	fmt.Fprintf(w, "shards        %d\n", s.Shards)
+	fmt.Fprintf(w, "rows          %d\n", s.Rows)
 	fmt.Fprintf(w, "games         %d\n", games)
 	if games > 0 {
 		fmt.Fprintf(w, "plies/game    %.1f\n", float64(plies)/float64(games))
@@ -151,20 +78,20 @@ func (s *dataSummary) print(w io.Writer) {
 		tl = []string{"none"}
 	}
 	fmt.Fprintf(w, "terminations  %s\n", strings.Join(tl, ", "))
-	fmt.Fprintf(w, "full search   %s of rows (%d)\n", pct64(s.fullSearch, s.rows), s.fullSearch)
+	fmt.Fprintf(w, "full search   %s of rows (%d)\n", pct64(s.FullSearch, s.Rows), s.FullSearch)
 	if len(lengths) > 0 {
 		fmt.Fprintln(w, "\ngame length (plies: moves after the setups)")
 		histogram(w, lengths, 12, 40)
 	}
-	fmt.Fprintf(w, "\nfeature means (%s, %d features)\n", s.featureSet, len(s.names))
+	fmt.Fprintf(w, "\nfeature means (%s, %d features)\n", s.FeatureSet, len(s.FeatureNames))
 	width := 0
-	for _, n := range s.names {
+	for _, n := range s.FeatureNames {
 		width = max(width, len(n))
 	}
-	for k, n := range s.names {
+	for k, n := range s.FeatureNames {
 		mean := math.NaN()
-		if s.rows > 0 {
-			mean = s.featureSums[k] / float64(s.rows)
+		if s.Rows > 0 {
+			mean = s.FeatureSums[k] / float64(s.Rows)
 		}
 		if math.Abs(mean) < 1e6 {
 			fmt.Fprintf(w, "  %-*s  %10.4f\n", width, n, mean)
