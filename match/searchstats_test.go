@@ -43,13 +43,16 @@ func TestSearchStatsSums(t *testing.T) {
 	}
 }
 
-// TestMatchSearchStats plays a short match of the search bounded by time
+// TestMatchSearchStats plays a short match of the search with the deep scan
 // against the random mover: each result line carries the search's sums for
 // its moves in that game and none for the random mover, and the summary and
-// its file sum them over the match.
+// its file sum them over the match. The search is bounded by simulations, not
+// time, so that a loaded machine cannot leave every deep scan out (a search
+// bounded by time whose tree overruns its share lists none: at 100 ms a move
+// that happened under load).
 func TestMatchSearchStats(t *testing.T) {
 	out := t.TempDir()
-	res, err := Run(context.Background(), player(t, "gen0,time=100ms"), player(t, "random"),
+	res, err := Run(context.Background(), player(t, "gen0,visits=200,scan=deep"), player(t, "random"),
 		Options{Games: 2, Seed: 3, MaxTurns: 4, Setups: DefaultSetups(), Out: out, Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +80,7 @@ func TestMatchSearchStats(t *testing.T) {
 		sum.add(*g.SearchA)
 	}
 	if sum.DeepScans == 0 {
-		t.Errorf("no deep scan in %d moves at 100 ms a move", sum.Moves)
+		t.Errorf("no deep scan in %d moves with scan=deep", sum.Moves)
 	}
 	if res.SearchA == nil || *res.SearchA != sum || res.SearchB != nil {
 		t.Errorf("the match's sums %v and %v, want %+v and none", res.SearchA, res.SearchB, sum)
