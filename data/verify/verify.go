@@ -24,19 +24,19 @@ import (
 	"github.com/arimaalab/arimaalab/progress"
 )
 
-// New returns a Verifier that draws a progress bar for each shard on
-// progress (nothing where it is not a terminal; io.Discard for none).
-func New(progress io.Writer) *Verifier {
-	return &Verifier{progress: progress, games: make(map[uint64]string), runs: make(map[string]*runDir), labels: make(map[string]*runDir)}
+// New returns a Verifier that draws a progress bar for each shard on bars
+// (nothing where it is not a terminal; io.Discard for none).
+func New(bars io.Writer) *Verifier {
+	return &Verifier{bars: bars, games: make(map[uint64]string), runs: make(map[string]*runDir), labels: make(map[string]*runDir)}
 }
 
 // Verifier checks shards one by one and remembers what they tell about
 // their runs, so that Complete can tell whether a run is whole.
 type Verifier struct {
-	progress io.Writer          // where the progress bars go
-	games    map[uint64]string  // game id -> the shard that holds it
-	runs     map[string]*runDir // self-play directory -> what its shards say
-	labels   map[string]*runDir // directory of labelled shards -> what they say
+	bars   io.Writer          // where the progress bars go
+	games  map[uint64]string  // game id -> the shard that holds it
+	runs   map[string]*runDir // self-play directory -> what its shards say
+	labels map[string]*runDir // directory of labelled shards -> what they say
 }
 
 // runDir is a self-play output directory, or one of labelled shards
@@ -83,7 +83,7 @@ func (v *Verifier) Shard(path string) (rows int64, games int, err error) {
 	meta := r.Meta(0)
 	recompute := meta.FeatureVersion == features.Version() && slices.Equal(meta.FeatureNames, features.Names())
 	labelled := meta.Extra[judge.KeyLabelShards] != ""
-	bar := progress.New(v.progress, r.Rows(), "verifying "+filepath.Base(path), false)
+	bar := progress.New(v.bars, r.Rows(), "verifying "+filepath.Base(path), false)
 	defer bar.Finish()
 	fail := func(row int64, g *gameState, format string, a ...any) error {
 		where := fmt.Sprintf("row %d", row)
