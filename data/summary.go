@@ -4,26 +4,26 @@ package data
 // Add): the shards, rows and rows of full searches, each game's winner,
 // termination and length, and the sums of the features.
 type Summary struct {
-	Shards       int      // the files of the reader
-	FeatureSet   string   // the feature-set version of the first shard
-	FeatureNames []string // and its feature names
-	Rows         int64
-	FullSearch   int64     // rows of a full search (playout-cap randomization)
-	FeatureSums  []float64 // each feature summed over the rows
-	Games        []GameSummary
+	Shards       int            // the files of the reader
+	FeatureSet   string         // the feature-set version of the first shard
+	FeatureNames []string       // and its feature names
+	Rows         int64          // the rows added
+	FullSearch   int64          // rows of a full search (playout-cap randomization)
+	FeatureSums  []float64      // each feature summed over the rows
+	Games        []GameSummary  // in the order first seen
 	index        map[uint64]int // game id -> its place in Games
 }
 
 // GameSummary is what a Summary keeps of one game.
 type GameSummary struct {
-	ID   uint64
-	Rows int
+	ID   uint64 // the game id of its rows
+	Rows int    // the rows of the game added
 	// Length is the game's plies (moves after the setups): its first
 	// row's ply (2g is 0) plus that row's plies_left, which is also right
 	// for a labelled shard that holds only some of a game's plies.
 	Length      int
-	Winner      int8 // 0 Gold, 1 Silver, -1 none (unfinished)
-	Termination string
+	Winner      int8   // 0 Gold, 1 Silver, -1 none (unfinished)
+	Termination string // as its first row says
 }
 
 // NewSummary returns an empty summary of the dataset r reads.
