@@ -1,20 +1,17 @@
 package train
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/features"
-	"github.com/arimaalab/arimaalab/selfplay"
+	"github.com/arimaalab/arimaalab/selfplay/selfplaytest"
 )
 
 // selfPlayDir holds the shards of a small self-play run made once by TestMain
@@ -42,20 +39,7 @@ func TestMain(m *testing.M) {
 // playSmall writes 8 self-play games with tiny searches (2 shards of 4) to dir:
 // about 500 rows, in a second or so.
 func playSmall(dir string) error {
-	c, err := selfplay.DefaultConfig()
-	if err != nil {
-		return err
-	}
-	c.Games, c.GamesPerShard, c.MaxTurns = 8, 4, 40
-	c.Search.Visits, c.CheapVisits, c.Search.MaxNodes = 40, 12, 1<<14
-	w, err := configs.Gen0()
-	if err != nil {
-		return err
-	}
-	_, err = selfplay.Run(context.Background(), c, selfplay.Options{
-		Out: dir, Seed: 1, Shard: -1, Weights: w, Log: slog.New(slog.DiscardHandler),
-	})
-	return err
+	return selfplaytest.Play(dir, selfplaytest.Small{Games: 8, GamesPerShard: 4, MaxTurns: 40, Visits: 40, CheapVisits: 12, Seed: 1})
 }
 
 // synthetic returns n rows of nf features drawn from a known logistic model:

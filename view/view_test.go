@@ -1,18 +1,16 @@
 package view
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/selfplay"
+	"github.com/arimaalab/arimaalab/selfplay/selfplaytest"
 )
 
 const standard = "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]"
@@ -205,20 +203,11 @@ func TestArchiveGame(t *testing.T) {
 // and returns DIR.
 func playShards(t *testing.T) string {
 	t.Helper()
-	c, err := selfplay.DefaultConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Games, c.GamesPerShard, c.MaxTurns = 4, 2, 12
-	c.Search.Visits, c.CheapVisits, c.Search.MaxNodes = 24, 8, 1<<14
-	w, err := configs.Gen0()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if _, err := selfplay.Run(context.Background(), c, selfplay.Options{
-		Out: filepath.Join(dir, "gen=0000", "selfplay"), Seed: 5, Shard: -1, Workers: 2, Weights: w, Log: slog.New(slog.DiscardHandler),
-	}); err != nil {
+	err := selfplaytest.Play(filepath.Join(dir, "gen=0000", "selfplay"), selfplaytest.Small{
+		Games: 4, GamesPerShard: 2, MaxTurns: 12, Visits: 24, CheapVisits: 8, Seed: 5, Workers: 2,
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return dir

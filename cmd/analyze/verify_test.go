@@ -1,35 +1,24 @@
 package main
 
 import (
-	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/selfplay"
+	"github.com/arimaalab/arimaalab/selfplay/selfplaytest"
 )
 
 // playRun writes a small self-play run of 4 games in 2 shards to
 // DIR/gen=0000/selfplay and returns DIR.
 func playRun(t *testing.T) string {
 	t.Helper()
-	c, err := selfplay.DefaultConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Games, c.GamesPerShard, c.MaxTurns = 4, 2, 20
-	c.Search.Visits, c.CheapVisits, c.Search.MaxNodes = 24, 8, 1<<14
-	w, err := configs.Gen0()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if _, err := selfplay.Run(context.Background(), c, selfplay.Options{
-		Out: filepath.Join(dir, "gen=0000", "selfplay"), Seed: 3, Shard: -1, Workers: 2, Weights: w, Log: slog.New(slog.DiscardHandler),
-	}); err != nil {
+	err := selfplaytest.Play(filepath.Join(dir, "gen=0000", "selfplay"), selfplaytest.Small{
+		Games: 4, GamesPerShard: 2, MaxTurns: 20, Visits: 24, CheapVisits: 8, Seed: 3, Workers: 2,
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return dir

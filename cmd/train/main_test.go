@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/arimaalab/arimaalab/configs"
 	"github.com/arimaalab/arimaalab/data"
 	"github.com/arimaalab/arimaalab/policy"
-	"github.com/arimaalab/arimaalab/selfplay"
+	"github.com/arimaalab/arimaalab/selfplay/selfplaytest"
 	"github.com/arimaalab/arimaalab/weights"
 )
 
@@ -30,20 +28,8 @@ func TestMain(m *testing.M) {
 	code := func() int {
 		defer os.RemoveAll(dir)
 		shardDir = filepath.Join(dir, "run", "gen=0000", "selfplay")
-		c, err := selfplay.DefaultConfig()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		c.Games, c.GamesPerShard, c.MaxTurns = 8, 4, 40
-		c.Search.Visits, c.CheapVisits, c.Search.MaxNodes = 40, 12, 1<<14
-		w, err := configs.Gen0()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		if _, err := selfplay.Run(context.Background(), c, selfplay.Options{
-			Out: shardDir, Seed: 1, Shard: -1, Weights: w, Log: slog.New(slog.DiscardHandler),
+		if err := selfplaytest.Play(shardDir, selfplaytest.Small{
+			Games: 8, GamesPerShard: 4, MaxTurns: 40, Visits: 40, CheapVisits: 12, Seed: 1,
 		}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
