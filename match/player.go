@@ -168,7 +168,7 @@ func allowed(kind, key string) bool {
 		return kind == "mcts" || kind == "aei"
 	case "timeout":
 		return kind == "aei"
-	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "minimax", "max-nodes", "temp", "temp-turns":
+	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "step-moves", "minimax", "max-nodes", "temp", "temp-turns":
 		return kind == "mcts"
 	}
 	return kind == "aei" && strings.HasPrefix(key, "option.") && len(key) > len("option.")
@@ -269,11 +269,21 @@ func (s *Spec) setKey(k, v string) error {
 		s.Search.Leaf = mcts.Leaf(v)
 	case k == "scan":
 		switch mcts.Scan(v) {
-		case mcts.ScanOn, mcts.ScanOff, mcts.ScanAuto, mcts.ScanDeep:
+		case mcts.ScanOn, mcts.ScanOff, mcts.ScanAuto, mcts.ScanDeep, mcts.ScanStep:
 		default:
-			return fmt.Errorf("scan=%q: want auto, on, deep or off", v)
+			return fmt.Errorf("scan=%q: want auto, on, deep, step or off", v)
 		}
 		s.Search.Scan = mcts.Scan(v)
+	case k == "step-moves":
+		if v == "all" {
+			s.Search.StepMoves = -1
+			break
+		}
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 {
+			return fmt.Errorf("step-moves=%q: want all or a whole number from 1", v)
+		}
+		s.Search.StepMoves = n
 	case k == "minimax":
 		f, perr := strconv.ParseFloat(v, 32)
 		if perr != nil || f < 0 || f > 1 {

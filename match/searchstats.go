@@ -3,6 +3,7 @@ package match
 import (
 	"fmt"
 
+	"github.com/arimaalab/arimaalab/engine"
 	"github.com/arimaalab/arimaalab/mcts"
 )
 
@@ -25,6 +26,12 @@ type SearchStats struct {
 	// DeepThin counts the deep scans that valued one move or none at two
 	// turns: the move was the tree's, checked by a second turn at most.
 	DeepThin int `json:"deep_thin"`
+	// StepSearches is how many of the moves ran the step search
+	// (mcts.ScanStep); StepTwoTurns how many of those finished two whole
+	// turns, and StepNodes the nodes they searched.
+	StepSearches int   `json:"step_searches,omitempty"`
+	StepTwoTurns int   `json:"step_two_turns,omitempty"`
+	StepNodes    int64 `json:"step_nodes,omitempty"`
 }
 
 // SearchStatser is implemented by the game players of the search: the sums
@@ -45,6 +52,13 @@ func (s *SearchStats) addResult(r *mcts.Result) {
 			s.DeepThin++
 		}
 	}
+	if st := r.Step; st != nil {
+		s.StepSearches++
+		s.StepNodes += st.Nodes
+		if st.Depth >= 2*engine.MaxSteps {
+			s.StepTwoTurns++
+		}
+	}
 }
 
 // add sums o into s.
@@ -55,16 +69,26 @@ func (s *SearchStats) add(o SearchStats) {
 	s.DeepValued += o.DeepValued
 	s.DeepVerified += o.DeepVerified
 	s.DeepThin += o.DeepThin
+	s.StepSearches += o.StepSearches
+	s.StepTwoTurns += o.StepTwoTurns
+	s.StepNodes += o.StepNodes
 }
 
 // String gives the sums as means a move, such as "812 moves, 14210
 // simulations a move; deep scan: 34.2 moves valued at two turns, 2.04 given
-// a third, one or none valued in 8 % of scans".
+// a third, one or none valued in 8 % of scans", or with the step search
+// "...; step search: two turns finished in 93 % of 812 searches, 412030
+// nodes a search".
 func (s SearchStats) String() string {
 	if s.Moves == 0 {
 		return "no moves searched"
 	}
 	out := fmt.Sprintf("%d moves, %d simulations a move", s.Moves, s.Simulations/int64(s.Moves))
+	if s.StepSearches > 0 {
+		n := float64(s.StepSearches)
+		out += fmt.Sprintf("; step search: two turns finished in %.0f %% of %d searches, %.0f nodes a search",
+			100*float64(s.StepTwoTurns)/n, s.StepSearches, float64(s.StepNodes)/n)
+	}
 	if s.DeepScans == 0 {
 		return out + "; no deep scan"
 	}

@@ -79,6 +79,10 @@ const (
 	// opponent, the replies valued as the scan values a move. A search bounded
 	// by time gives it most of its time.
 	ScanDeep Scan = "deep"
+	// ScanStep chooses the move by an alpha-beta search by steps (see
+	// stepSearch), iteratively deepened in the time the deep scan would
+	// have.
+	ScanStep Scan = "step"
 )
 
 // scanMinVisits is the smallest budget of simulations that ScanAuto scans.
@@ -102,9 +106,10 @@ type Config struct {
 	Policy *policy.Weights `yaml:"-" json:"-"`
 	// Leaf is "tactical" or "static" (default tactical): how new nodes are valued.
 	Leaf Leaf `yaml:"leaf" json:"leaf"`
-	// Scan is "auto", "on", "deep" or "off" (default auto): whether a
-	// full-width scan of the turn, or of two turns, checks the move chosen (see
-	// ScanOn, ScanDeep and ScanAuto).
+	// Scan is "auto", "on", "deep", "step" or "off" (default auto): whether
+	// a full-width scan of the turn, or of two turns, checks the move chosen,
+	// or an alpha-beta search of two turns chooses it (see ScanOn, ScanDeep,
+	// ScanStep and ScanAuto).
 	Scan Scan `yaml:"scan" json:"scan"`
 	// Minimax is the share, 0 to 1, of the implicit minimax value in the value
 	// of an action during selection, the rest being the mean of its
@@ -128,6 +133,10 @@ type Config struct {
 	VirtualLoss int `yaml:"virtual_loss" json:"virtual_loss"`
 	// TopMoves is how many complete moves the result lists (default 16).
 	TopMoves int `yaml:"top_moves" json:"top_moves"`
+	// StepMoves is how many moves of the root's turn the step search
+	// (ScanStep) searches past one turn: the best by the evaluation of the
+	// board at the turn's end (default 128; -1 for every move).
+	StepMoves int `yaml:"step_moves" json:"step_moves"`
 }
 
 // withDefaults fills the zero fields and checks the others.
@@ -175,9 +184,9 @@ func (c Config) withDefaults() (Config, error) {
 	switch c.Scan {
 	case "":
 		c.Scan = ScanAuto
-	case ScanOn, ScanOff, ScanAuto, ScanDeep:
+	case ScanOn, ScanOff, ScanAuto, ScanDeep, ScanStep:
 	default:
-		return c, fmt.Errorf("mcts: scan %q: want auto, on, deep or off", c.Scan)
+		return c, fmt.Errorf("mcts: scan %q: want auto, on, deep, step or off", c.Scan)
 	}
 	if c.Minimax < 0 || c.Minimax > 1 {
 		return c, fmt.Errorf("mcts: minimax %v: want 0 to 1", c.Minimax)
@@ -199,6 +208,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.TopMoves == 0 {
 		c.TopMoves = 16
+	}
+	switch {
+	case c.StepMoves == 0:
+		c.StepMoves = 128
+	case c.StepMoves < -1:
+		return c, fmt.Errorf("mcts: step_moves %d: want -1 (every move) or more", c.StepMoves)
 	}
 	return c, nil
 }

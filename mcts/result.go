@@ -47,6 +47,8 @@ type Result struct {
 	Elapsed  time.Duration
 	// Deep is what the deep scan did (nil when the search ran none).
 	Deep *DeepStats
+	// Step is what the step search found (ScanStep), nil when it did not run.
+	Step *StepResult `json:",omitempty"`
 }
 
 // DeepStats counts the moves the deep scan searched: listed as candidates,
@@ -199,7 +201,9 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		pick = sr.staticBest(cands)
 	}
 	if sr.scans() && cands[pick].proven == 0 {
-		if sr.deepScans() {
+		if s.cfg.Scan == ScanStep {
+			pick = sr.stepPick(&cands, pick)
+		} else if sr.deepScans() {
 			pick = sr.deepPick(&cands, pick)
 		} else {
 			pick = sr.checkPick(&cands, pick)
@@ -219,6 +223,7 @@ func (sr *search) result(start time.Time) (*Result, error) {
 		TreeFull:    sr.full.Load(),
 		Elapsed:     time.Since(start),
 		Deep:        sr.deepStats,
+		Step:        sr.stepResult,
 	}
 	if p := root.proven.Load(); p != 0 {
 		res.Value = float32(p)

@@ -466,7 +466,7 @@ func (sr *search) scans() bool {
 		return false
 	}
 	switch sr.s.cfg.Scan {
-	case ScanOn, ScanDeep:
+	case ScanOn, ScanDeep, ScanStep:
 		return true
 	case ScanAuto:
 		return sr.limit >= scanMinVisits || sr.s.cfg.Time > 0 && sr.limit == math.MaxInt64
@@ -481,7 +481,7 @@ func (sr *search) scans() bool {
 // checks those with the one-turn scan.
 func (sr *search) deepScans() bool {
 	switch sr.s.cfg.Scan {
-	case ScanDeep:
+	case ScanDeep, ScanStep:
 		return true
 	case ScanAuto:
 		return sr.s.cfg.Time > 0 && sr.limit == math.MaxInt64

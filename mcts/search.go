@@ -36,6 +36,9 @@ type Searcher struct {
 	gen *engine.MoveGen
 	// walk is the result's walk of the moves below the root.
 	walk moveWalk
+	// step is the step search (ScanStep), made on first use and kept for
+	// its table.
+	step *stepSearch
 }
 
 // goalCacheBits sizes each thread's goal cache: 16,384 positions, 1.7 MB.
@@ -163,6 +166,8 @@ type search struct {
 	rootEdges    int64
 	// deepStats is what the deep scan did, when it ran (see deepPick).
 	deepStats *DeepStats
+	// stepResult is what the step search found, when it ran.
+	stepResult *StepResult
 }
 
 // worker holds one thread's scratch space.

@@ -1,0 +1,242 @@
+package mcts
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
+
+// newTestStepSearch returns a step search with the evaluation ev, outside
+// any tree search.
+func newTestStepSearch(t testing.TB, ev Evaluator) *stepSearch {
+	t.Helper()
+	s, err := New(Config{Visits: 1}, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := &search{s: s, ctx: context.Background()}
+	ss := newStepSearch()
+	ss.w = sr.newWorker()
+	return ss
+}
+
+// turnMinimax is the minimax value for p's side of turns whole turns from
+// p, by the move generator's unique moves, with the evaluation at the end:
+// the reference of the step search at depth 4*turns.
+func turnMinimax(ev Evaluator, p *engine.Position, turns int) float32 {
+	start := engine.NewTurn(*p)
+	out := engine.EndOfTurn(&start.Pos, nil, nil)
+	if out.Over() {
+		if out.Winner == p.Side {
+			return 1
+		}
+		return -1
+	}
+	if turns == 0 {
+		return ev.Evaluate(p)
+	}
+	g := engine.NewMoveGen()
+	n := g.Generate(p, nil)
+	if n == 0 {
+		return -1
+	}
+	best := float32(-2)
+	for i := range n {
+		q := g.Position(i)
+		best = max(best, -turnMinimax(ev, &q, turns-1))
+	}
+	return best
+}
+
+// TestStepSearchMatchesTurnMinimax: the step search's value at depths of
+// whole turns, with the evaluation at its leaves, is the minimax value over
+// the generator's moves, exactly: its cuts, its table and its passes lose
+// nothing and invent nothing.
+func TestStepSearchMatchesTurnMinimax(t *testing.T) {
+	ev := gen0(t)
+	cases := []struct {
+		name  string
+		pos   string
+		turns int
+	}{
+		{"opening, one turn", "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]", 1},
+		{"a capture in reach, one turn", "g [rrr  rr r mcchrr d    d     E            H  e D R C  C RRRRDMRRR]", 1},
+		{"sparse, two turns", "g [         r         e                 C    c         E R         ]", 2},
+		{"a rabbit near goal, two turns", "s [  r           R              e            E      d           D  ]", 2},
+		{"frozen pieces, two turns", "g [     r               m     D     Ee                     R       ]", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustPosition(t, c.pos)
+			want := turnMinimax(ev, &p, c.turns)
+			ss := newTestStepSearch(t, ev)
+			ss.depth = 4 * c.turns
+			tr := engine.NewTurn(p)
+			ss.deadline = time.Now().Add(time.Hour)
+			ss.root = tr.StartHash()
+			// Iteratively deepened as run searches, the table kept: the
+			// shallower iterations' entries serve the deeper one.
+			var got float32
+			for d := 1; d <= 4*c.turns; d++ {
+				got = ss.search(&tr, d, 0, -2, 2)
+			}
+			if got != want {
+				t.Fatalf("step search %v, minimax over turns %v", got, want)
+			}
+			// The principal variation's move reaches a board of that value.
+			line := rootLine(ss.pv[0][:ss.pvLen[0]])
+			if len(line) == 0 {
+				t.Fatal("no move in the principal variation")
+			}
+			after := engine.NewTurn(p)
+			for _, st := range line {
+				if _, err := after.Step(st); err != nil {
+					t.Fatalf("principal variation %v: %v", line, err)
+				}
+			}
+			if err := after.CanEnd(); err != nil {
+				t.Fatalf("principal variation %v: %v", line, err)
+			}
+			q := after.End()
+			if v := -turnMinimax(ev, &q, c.turns-1); v != want {
+				t.Fatalf("principal variation %v reaches %v, want %v", line, v, want)
+			}
+		})
+	}
+}
+
+// TestStepSearchRootMoves: with the root's turn cut to its k best moves by
+// the evaluation at the turn's end, the step search's value at two turns is
+// the minimax over those k moves alone, and its move is one of them.
+func TestStepSearchRootMoves(t *testing.T) {
+	ev := gen0(t)
+	cases := []struct {
+		name string
+		pos  string
+		k    int
+	}{
+		{"sparse, the best 3", "g [         r         e                 C    c         E R         ]", 3},
+		{"a rabbit near goal, the best 5", "s [  r           R              e            E      d           D  ]", 5},
+		{"frozen pieces, the best 1", "g [     r               m     D     Ee                     R       ]", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustPosition(t, c.pos)
+			g := engine.NewMoveGen()
+			n := g.Generate(&p, nil)
+			type move struct {
+				q     engine.Position
+				value float32
+			}
+			var moves []move
+			for i := range n {
+				q := g.Position(i)
+				moves = append(moves, move{q, -ev.Evaluate(&q)})
+			}
+			slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.value, a.value) })
+			if len(moves) <= c.k {
+				t.Fatalf("%d moves: the position does not test a cut to %d", len(moves), c.k)
+			}
+			want := float32(-2)
+			best := map[uint64]bool{}
+			for _, m := range moves[:c.k] {
+				want = max(want, -turnMinimax(ev, &m.q, 1))
+				best[m.q.Hash] = true
+			}
+			all := float32(-2)
+			for _, m := range moves {
+				all = max(all, -turnMinimax(ev, &m.q, 1))
+			}
+			ss := newTestStepSearch(t, ev)
+			ss.rootMoves = c.k
+			res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+			// A won or lost value ends the deepening early.
+			if !ok || res.Depth != 8 && res.Value != 1 && res.Value != -1 {
+				t.Fatalf("search reached depth %d (ok %v, value %v), want 8", res.Depth, ok, res.Value)
+			}
+			if res.Value != want {
+				t.Fatalf("step search cut to %d moves: %v, minimax over them %v (over every move %v)", c.k, res.Value, want, all)
+			}
+			after := engine.NewTurn(p)
+			for _, st := range res.Steps {
+				if _, err := after.Step(st); err != nil {
+					t.Fatalf("move %v: %v", res.Steps, err)
+				}
+			}
+			if q := after.End(); !best[q.Hash] {
+				t.Fatalf("move %v is not among the %d best", res.Steps, c.k)
+			}
+		})
+	}
+}
+
+// BenchmarkStepSearch searches positions of games against Sharp (Gold to
+// move at turns 9 and 19) two whole turns deep from a cold table and cache,
+// with the root's turn cut to its 128 best moves and with every move.
+func BenchmarkStepSearch(b *testing.B) {
+	positions := []struct{ name, pos string }{
+		{"turn9a", "g [ rrc rrmrhcr d   d  rrEh   H       e    RH  DCR  MR DC  R R  RR ]"},
+		{"turn19", "g [ rrrr rr  c  H   r  r      Rcd   d  ChD hER eHm R CDRMR   R RR  ]"},
+		{"turn9b", "g [rrr  rdr  r  cm dhc E hr     eRr       R D M DH R R RCH RRC R   ]"},
+	}
+	ev := gen0(b)
+	for _, moves := range []int{128, 0} {
+		for _, c := range positions {
+			name := fmt.Sprintf("%s/moves=%d", c.name, moves)
+			if moves == 0 {
+				name = c.name + "/moves=all"
+			}
+			b.Run(name, func(b *testing.B) {
+				p := mustPosition(b, c.pos)
+				ss := newTestStepSearch(b, ev)
+				ss.rootMoves = moves
+				var nodes int64
+				for b.Loop() {
+					clear(ss.tt)
+					clear(ss.cache)
+					res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 2*engine.MaxSteps)
+					if !ok || res.Depth != 2*engine.MaxSteps {
+						b.Fatalf("depth %d", res.Depth)
+					}
+					nodes += res.Nodes
+				}
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			})
+		}
+	}
+}
+
+// TestStepSearchStoppedLeavesTableTrue: a search stopped by its deadline
+// leaves no value in the table that changes the next search: searched again
+// in full with the table it left, each position gets the value of a search
+// from an empty table, wherever the first search stopped.
+func TestStepSearchStoppedLeavesTableTrue(t *testing.T) {
+	ev := gen0(t)
+	for _, pos := range []string{
+		"g [         r         e                 C    c         E R         ]",
+		"s [  r           R              e            E      d           D  ]",
+		"g [     r               m     D     Ee                     R       ]",
+	} {
+		p := mustPosition(t, pos)
+		fresh := newTestStepSearch(t, ev)
+		want, ok := fresh.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+		if !ok {
+			t.Fatalf("%s: no move", pos)
+		}
+		for stop := int64(500); stop < want.Nodes; stop += want.Nodes / 23 {
+			ss := newTestStepSearch(t, ev)
+			ss.nodeLimit = stop
+			ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+			ss.nodeLimit = 0
+			got, _ := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+			if got.Value != want.Value {
+				t.Fatalf("%s, stopped at node %d of %d: %v, from an empty table %v", pos, stop, want.Nodes, got.Value, want.Value)
+			}
+		}
+	}
+}
