@@ -20,8 +20,7 @@ import (
 // table's step, captures, the two killer steps of the ply, then by their
 // history of cuts. An evaluation cache keeps the value of each board judged
 // (the step orders of a turn reach one board at many leaves: in a search of
-// two turns, three to four evaluations in five are of a board judged
-// before). Past the first turn the root's turn ends only on the boards of
+// two turns, about three evaluations in four are of a board judged before). Past the first turn the root's turn ends only on the boards of
 // its Config.StepMoves best moves by the evaluation at the turn's end.
 
 // abMove is one action of the step search: a step, or the end of the turn.
