@@ -447,8 +447,8 @@ func (ss *stepSearch) order(t *engine.Turn, steps []engine.Step, ply int) {
 	}
 }
 
-// stepDepth bounds the step search's depth when no time bounds it.
-const stepDepth = 8
+// stepDepth is the step search's deepest iteration: two whole turns.
+const stepDepth = 2 * engine.MaxSteps
 
 // stepPick returns the index in cands of the move the step search chooses;
 // cands may grow by one.
@@ -465,8 +465,7 @@ func (sr *search) stepPick(cands *[]moveCand, pick int) int {
 	if deadline.IsZero() {
 		deadline = time.Now().Add(time.Hour)
 	}
-	most := stepDepth
-	res, ok := ss.run(sr.rootTurn, deadline, most)
+	res, ok := ss.run(sr.rootTurn, deadline, stepDepth)
 	sr.stepResult = &res
 	if !ok || len(res.Steps) == 0 {
 		return pick
