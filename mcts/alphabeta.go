@@ -141,6 +141,12 @@ func newStepSearch() *stepSearch {
 	return ss
 }
 
+// clear empties the table and the evaluation cache, their memory kept.
+func (ss *stepSearch) clear() {
+	clear(ss.tt)
+	clear(ss.cache)
+}
+
 // abKey is the table's key of the state t: the board, the side, the steps
 // used, a push or pull under way, and the board the turn started from (the
 // turn must change it).

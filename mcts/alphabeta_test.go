@@ -197,8 +197,7 @@ func BenchmarkStepSearch(b *testing.B) {
 				ss.rootMoves = moves
 				var nodes int64
 				for b.Loop() {
-					clear(ss.tt)
-					clear(ss.cache)
+					ss.clear()
 					res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 2*engine.MaxSteps)
 					if !ok || res.Depth != 2*engine.MaxSteps {
 						b.Fatalf("depth %d", res.Depth)

@@ -121,8 +121,8 @@ func (s *Searcher) Config() Config { return s.cfg }
 func (s *Searcher) Reset() { s.tree = nil }
 
 // Restart makes the searcher as New made it with the seed seed: the same
-// searches follow, with the same work, but its tree and its threads' caches,
-// emptied, keep their memory, which a new
+// searches follow, with the same work, but its tree, its threads' caches and
+// the step search's table and cache, emptied, keep their memory, which a new
 // game then fills again without allocating it (self-play plays many games
 // one after another).
 func (s *Searcher) Restart(seed uint64) {
@@ -138,6 +138,9 @@ func (s *Searcher) Restart(seed uint64) {
 		if w != nil && w.goal.cache != nil {
 			w.goal.cache.clear()
 		}
+	}
+	if s.step != nil {
+		s.step.clear()
 	}
 }
 

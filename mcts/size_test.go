@@ -146,7 +146,19 @@ func TestLargeBudgetNotCut(t *testing.T) {
 // as a new searcher with that seed does, with nothing cached in advance
 // (self-play restarts one per game).
 func TestRestartIsNew(t *testing.T) {
-	cfg := Config{Visits: 300, Seed: 11, DirichletAlpha: 0.3, Minimax: 0.5, MaxNodes: 1 << 14}
+	tree := Config{Visits: 300, Seed: 11, DirichletAlpha: 0.3, Minimax: 0.5, MaxNodes: 1 << 14}
+	step := tree
+	step.Scan = ScanStep
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{{"tree", tree}, {"step search", step}} {
+		t.Run(c.name, func(t *testing.T) { testRestartIsNew(t, c.cfg) })
+	}
+}
+
+// testRestartIsNew is TestRestartIsNew with the configuration cfg.
+func testRestartIsNew(t *testing.T, cfg Config) {
 	game := func(s *Searcher) []string {
 		var out []string
 		g := engine.NewGame()
@@ -181,10 +193,25 @@ func TestRestartIsNew(t *testing.T) {
 				}
 			}
 		}
+		if ss := s.step; ss != nil {
+			for i := range ss.tt {
+				if ss.tt[i].valid {
+					n++
+				}
+			}
+			for i := range ss.cache {
+				if ss.cache[i].valid {
+					n++
+				}
+			}
+		}
 		return n
 	}
 	if cached() == 0 {
 		t.Fatal("a game left nothing in the goal caches")
+	}
+	if cfg.Scan == ScanStep && s.step == nil {
+		t.Fatal("a game with scan=step ran no step search")
 	}
 	s.Restart(cfg.Seed)
 	// The same work as a new searcher's: nothing known in advance.
