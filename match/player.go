@@ -168,7 +168,7 @@ func allowed(kind, key string) bool {
 		return kind == "mcts" || kind == "aei"
 	case "timeout":
 		return kind == "aei"
-	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "step-moves", "minimax", "max-nodes", "temp", "temp-turns":
+	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "step-moves", "step-leaf", "minimax", "max-nodes", "temp", "temp-turns":
 		return kind == "mcts"
 	}
 	return kind == "aei" && strings.HasPrefix(key, "option.") && len(key) > len("option.")
@@ -284,6 +284,13 @@ func (s *Spec) setKey(k, v string) error {
 			return fmt.Errorf("step-moves=%q: want all or a whole number from 1", v)
 		}
 		s.Search.StepMoves = n
+	case k == "step-leaf":
+		switch mcts.Leaf(v) {
+		case mcts.LeafStatic, mcts.LeafTactical:
+		default:
+			return fmt.Errorf("step-leaf=%q: want static or tactical", v)
+		}
+		s.Search.StepLeaf = mcts.Leaf(v)
 	case k == "minimax":
 		f, perr := strconv.ParseFloat(v, 32)
 		if perr != nil || f < 0 || f > 1 {

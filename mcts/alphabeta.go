@@ -92,6 +92,10 @@ type stepSearch struct {
 	q    engine.Position
 	// turns holds the state of each ply of the line searched.
 	turns [abMaxPly + 2]engine.Turn
+	// tactical judges the leaves at a turn's start as the tree's tactical
+	// leaf does (see startValue); quiet caches those values.
+	tactical bool
+	quiet    []quietEntry
 }
 
 // evalEntry is a slot of the step search's evaluation cache.
@@ -131,6 +135,50 @@ func (ss *stepSearch) leaf(t *engine.Turn) float32 {
 	return -ss.evaluate(&ss.next)
 }
 
+// startValue returns the value of t, at the start of its side's turn, for
+// that side when the depth has run out, with the tactical leaf: a win when
+// the side reaches its goal this turn, otherwise the better of the
+// evaluation of the board and the evaluation after the side's most
+// profitable capture line this turn. As a quiescence search stands pat, it
+// returns the evaluation alone when that is at least beta already (a capture
+// could only raise it); the quiet cache keeps each board's evaluation and,
+// once searched, its value after the capture line.
+func (ss *stepSearch) startValue(t *engine.Turn, beta float32) float32 {
+	if ss.quiet == nil {
+		ss.quiet = make([]quietEntry, 1<<evalCacheBits)
+	}
+	e := &ss.quiet[t.Pos.Hash&uint64(len(ss.quiet)-1)]
+	if !e.valid || e.key != t.Pos.Hash {
+		*e = quietEntry{key: t.Pos.Hash, valid: true}
+		if ss.w.goal.reachable(t) {
+			e.value, e.eval, e.full = 1, 1, true
+			return 1
+		}
+		e.eval = ss.evaluate(&t.Pos)
+	}
+	if e.full {
+		return e.value
+	}
+	if e.eval >= beta {
+		return e.eval
+	}
+	e.value, e.full = e.eval, true
+	if gain, after := ss.w.capture.find(t); gain > 0 {
+		e.value = max(e.eval, ss.evaluate(&after.Pos))
+	}
+	return e.value
+}
+
+// quietEntry is a slot of the step search's quiet cache: a board at a turn's
+// start, its evaluation, and whether value, its tactical value, is known.
+type quietEntry struct {
+	key   uint64
+	eval  float32
+	value float32
+	full  bool
+	valid bool
+}
+
 // newStepSearch returns a step search with its table and cache empty; it
 // keeps both from one search to the next.
 func newStepSearch() *stepSearch {
@@ -145,6 +193,7 @@ func newStepSearch() *stepSearch {
 func (ss *stepSearch) clear() {
 	clear(ss.tt)
 	clear(ss.cache)
+	clear(ss.quiet)
 }
 
 // abKey is the table's key of the state t: the board, the side, the steps
@@ -385,6 +434,9 @@ func (ss *stepSearch) pass(t *engine.Turn, depth, ply int, alpha, beta float32) 
 		return -v
 	}
 	if left <= 0 {
+		if ss.tactical {
+			return -ss.startValue(next, -alpha)
+		}
 		return -ss.evaluate(&next.Pos)
 	}
 	ss.pvLen[ply+1] = ply + 1
@@ -467,6 +519,7 @@ func (sr *search) stepPick(cands *[]moveCand, pick int) int {
 	ss.w = sr.newWorker()
 	ss.hist = sr.hist
 	ss.rootMoves = s.cfg.StepMoves
+	ss.tactical = s.cfg.StepLeaf == LeafTactical
 	deadline := sr.scanDeadline
 	if deadline.IsZero() {
 		deadline = time.Now().Add(time.Hour)

@@ -29,6 +29,11 @@ func newTestStepSearch(t testing.TB, ev Evaluator) *stepSearch {
 // p, by the move generator's unique moves, with the evaluation at the end:
 // the reference of the step search at depth 4*turns.
 func turnMinimax(ev Evaluator, p *engine.Position, turns int) float32 {
+	return turnMinimaxLeaf(ev.Evaluate, p, turns)
+}
+
+// turnMinimaxLeaf is turnMinimax with leaf judging the positions at the end.
+func turnMinimaxLeaf(leaf func(*engine.Position) float32, p *engine.Position, turns int) float32 {
 	start := engine.NewTurn(*p)
 	out := engine.EndOfTurn(&start.Pos, nil, nil)
 	if out.Over() {
@@ -38,7 +43,7 @@ func turnMinimax(ev Evaluator, p *engine.Position, turns int) float32 {
 		return -1
 	}
 	if turns == 0 {
-		return ev.Evaluate(p)
+		return leaf(p)
 	}
 	g := engine.NewMoveGen()
 	n := g.Generate(p, nil)
@@ -48,7 +53,7 @@ func turnMinimax(ev Evaluator, p *engine.Position, turns int) float32 {
 	best := float32(-2)
 	for i := range n {
 		q := g.Position(i)
-		best = max(best, -turnMinimax(ev, &q, turns-1))
+		best = max(best, -turnMinimaxLeaf(leaf, &q, turns-1))
 	}
 	return best
 }
@@ -107,6 +112,73 @@ func TestStepSearchMatchesTurnMinimax(t *testing.T) {
 				t.Fatalf("principal variation %v reaches %v, want %v", line, v, want)
 			}
 		})
+	}
+}
+
+// tacticalLeaf returns the tactical leaf's value of a position for its side,
+// from a goal and a capture search of its own, remembered by the position's
+// hash: a win when the side reaches its goal this turn, otherwise the better
+// of the evaluation and the evaluation after its most profitable capture
+// line.
+func tacticalLeaf(ev Evaluator) func(*engine.Position) float32 {
+	goal, capture := newGoalSearch(), newCaptureSearch()
+	seen := map[uint64]float32{}
+	return func(p *engine.Position) float32 {
+		if v, ok := seen[p.Hash]; ok {
+			return v
+		}
+		t := engine.NewTurn(*p)
+		var v float32 = 1
+		if !goal.reachable(&t) {
+			v = ev.Evaluate(p)
+			if gain, after := capture.find(&t); gain > 0 {
+				v = max(v, ev.Evaluate(&after.Pos))
+			}
+		}
+		seen[p.Hash] = v
+		return v
+	}
+}
+
+// TestStepSearchTacticalLeaf: with the tactical leaf, the step search's
+// value at whole turns is the minimax over the generator's moves with that
+// leaf at the end, exactly (standing pat on the evaluation and the quiet
+// cache lose nothing); and the leaf changes the value where a capture or a
+// goal is in reach at the leaves.
+func TestStepSearchTacticalLeaf(t *testing.T) {
+	ev := gen0(t)
+	cases := []struct {
+		name  string
+		pos   string
+		turns int
+	}{
+		{"opening, one turn", "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]", 1},
+		{"a capture in reach, one turn", "g [rrr  rr r mcchrr d    d     E            H  e D R C  C RRRRDMRRR]", 1},
+		{"sparse, two turns", "g [         r         e                 C    c         E R         ]", 2},
+		{"a rabbit near goal, two turns", "s [  r           R              e            E      d           D  ]", 2},
+		{"frozen pieces, two turns", "g [     r               m     D     Ee                     R       ]", 2},
+	}
+	changed := 0
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustPosition(t, c.pos)
+			want := turnMinimaxLeaf(tacticalLeaf(ev), &p, c.turns)
+			ss := newTestStepSearch(t, ev)
+			ss.tactical = true
+			res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 4*c.turns)
+			if !ok {
+				t.Fatal("no move")
+			}
+			if res.Value != want {
+				t.Fatalf("step search %v, minimax over turns with the tactical leaf %v", res.Value, want)
+			}
+			if want != turnMinimax(ev, &p, c.turns) {
+				changed++
+			}
+		})
+	}
+	if changed < 2 {
+		t.Fatalf("the tactical leaf changed the value of %d of %d positions, want at least 2", changed, len(cases))
 	}
 }
 
@@ -185,16 +257,23 @@ func BenchmarkStepSearch(b *testing.B) {
 		{"turn9b", "g [rrr  rdr  r  cm dhc E hr     eRr       R D M DH R R RCH RRC R   ]"},
 	}
 	ev := gen0(b)
-	for _, moves := range []int{128, 0} {
+	for _, mode := range []struct {
+		moves    int
+		tactical bool
+	}{{128, false}, {0, false}, {128, true}} {
 		for _, c := range positions {
-			name := fmt.Sprintf("%s/moves=%d", c.name, moves)
-			if moves == 0 {
+			name := fmt.Sprintf("%s/moves=%d", c.name, mode.moves)
+			if mode.moves == 0 {
 				name = c.name + "/moves=all"
+			}
+			if mode.tactical {
+				name += "/leaf=tactical"
 			}
 			b.Run(name, func(b *testing.B) {
 				p := mustPosition(b, c.pos)
 				ss := newTestStepSearch(b, ev)
-				ss.rootMoves = moves
+				ss.rootMoves = mode.moves
+				ss.tactical = mode.tactical
 				var nodes int64
 				for b.Loop() {
 					ss.clear()

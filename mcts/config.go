@@ -137,6 +137,12 @@ type Config struct {
 	// (ScanStep) searches past one turn: the best by the evaluation of the
 	// board at the turn's end (default 128; -1 for every move).
 	StepMoves int `yaml:"step_moves" json:"step_moves"`
+	// StepLeaf is how the step search (ScanStep) judges the boards where
+	// its depth runs out: "static" (the default) by the evaluation alone,
+	// "tactical" as the tree's tactical leaf judges a turn's start (a win
+	// when the side to move reaches its goal, otherwise after its best
+	// capture line when that is better).
+	StepLeaf Leaf `yaml:"step_leaf" json:"step_leaf"`
 }
 
 // withDefaults fills the zero fields and checks the others.
@@ -180,6 +186,13 @@ func (c Config) withDefaults() (Config, error) {
 	case LeafStatic, LeafTactical:
 	default:
 		return c, fmt.Errorf("mcts: leaf %q: want tactical or static", c.Leaf)
+	}
+	switch c.StepLeaf {
+	case "":
+		c.StepLeaf = LeafStatic
+	case LeafStatic, LeafTactical:
+	default:
+		return c, fmt.Errorf("mcts: step_leaf %q: want static or tactical", c.StepLeaf)
 	}
 	switch c.Scan {
 	case "":
