@@ -137,8 +137,10 @@ func (ss *stepSearch) leaf(t *engine.Turn) float32 {
 
 // startValue returns the value of t, at the start of its side's turn, for
 // that side when the depth has run out, with the tactical leaf: a win when
-// the side reaches its goal this turn, otherwise the better of the
-// evaluation of the board and the evaluation after the side's most
+// the side reaches its goal this turn; a loss when the opponent threatens a
+// goal from its goal zone that no move of the side stops (worker.goalWon,
+// within the search's budget for the goal defence); otherwise the better of
+// the evaluation of the board and the evaluation after the side's most
 // profitable capture line this turn. As a quiescence search stands pat, it
 // returns the evaluation alone when that is at least beta already (a capture
 // could only raise it); the quiet cache keeps each board's evaluation and,
@@ -153,6 +155,10 @@ func (ss *stepSearch) startValue(t *engine.Turn, beta float32) float32 {
 		if ss.w.goal.reachable(t) {
 			e.value, e.eval, e.full = 1, 1, true
 			return 1
+		}
+		if ss.w.goalWon(&t.Pos) {
+			e.value, e.eval, e.full = -1, -1, true
+			return -1
 		}
 		e.eval = ss.evaluate(&t.Pos)
 	}
@@ -222,6 +228,8 @@ func (ss *stepSearch) run(t engine.Turn, deadline time.Time, maxDepth int) (Step
 	ss.root = t.StartHash()
 	ss.stopped = false
 	ss.nodes = 0
+	// The goal defence of the tactical leaf gets the deep scan's budget.
+	ss.w.defenceLeft = deepDefence
 	ss.killers = [abMaxPly][2]abMove{}
 	for i := range ss.history {
 		for j := range ss.history[i] {

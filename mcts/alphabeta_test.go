@@ -119,17 +119,25 @@ func TestStepSearchMatchesTurnMinimax(t *testing.T) {
 // from a goal and a capture search of its own, remembered by the position's
 // hash: a win when the side reaches its goal this turn, otherwise the better
 // of the evaluation and the evaluation after its most profitable capture
-// line.
+// line; a loss when the opponent threatens a goal from its goal zone that no
+// move of the side stops.
 func tacticalLeaf(ev Evaluator) func(*engine.Position) float32 {
-	goal, capture := newGoalSearch(), newCaptureSearch()
+	goal, capture, defence := newGoalSearch(), newCaptureSearch(), newGoalDefence()
 	seen := map[uint64]float32{}
 	return func(p *engine.Position) float32 {
 		if v, ok := seen[p.Hash]; ok {
 			return v
 		}
 		t := engine.NewTurn(*p)
+		opp := *p
+		opp.SetSide(p.Side.Other())
+		oppTurn := engine.NewTurn(opp)
 		var v float32 = 1
-		if !goal.reachable(&t) {
+		switch {
+		case goal.reachable(&t):
+		case p.Bits[engine.MakePiece(opp.Side, engine.Rabbit)]&goalZone(opp.Side) != 0 && goal.reachable(&oppTurn) && !defence.parries(p):
+			v = -1
+		default:
 			v = ev.Evaluate(p)
 			if gain, after := capture.find(&t); gain > 0 {
 				v = max(v, ev.Evaluate(&after.Pos))
@@ -151,14 +159,18 @@ func TestStepSearchTacticalLeaf(t *testing.T) {
 		name  string
 		pos   string
 		turns int
+		// differs: the value with the tactical leaf is not the plain one.
+		differs bool
 	}{
-		{"opening, one turn", "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]", 1},
-		{"a capture in reach, one turn", "g [rrr  rr r mcchrr d    d     E            H  e D R C  C RRRRDMRRR]", 1},
-		{"sparse, two turns", "g [         r         e                 C    c         E R         ]", 2},
-		{"a rabbit near goal, two turns", "s [  r           R              e            E      d           D  ]", 2},
-		{"frozen pieces, two turns", "g [     r               m     D     Ee                     R       ]", 2},
+		{"opening, one turn", "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]", 1, false},
+		{"a capture in reach, one turn", "g [rrr  rr r mcchrr d    d     E            H  e D R C  C RRRRDMRRR]", 1, false},
+		{"sparse, two turns", "g [         r         e                 C    c         E R         ]", 2, true},
+		{"a rabbit near goal, two turns", "s [  r           R              e            E      d           D  ]", 2, true},
+		{"frozen pieces, two turns", "g [     r               m     D     Ee                     R       ]", 2, true},
+		// d3 to d7 makes a threat that h8's rabbit cannot stop: it reaches
+		// d8, and the rabbit goes round by c7.
+		{"a goal threat no move stops, one turn", "g [       r                                   R            e      E]", 1, true},
 	}
-	changed := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := mustPosition(t, c.pos)
@@ -172,13 +184,10 @@ func TestStepSearchTacticalLeaf(t *testing.T) {
 			if res.Value != want {
 				t.Fatalf("step search %v, minimax over turns with the tactical leaf %v", res.Value, want)
 			}
-			if want != turnMinimax(ev, &p, c.turns) {
-				changed++
+			if plain := turnMinimax(ev, &p, c.turns); (plain != want) != c.differs {
+				t.Fatalf("tactical %v, plain %v: want them to differ %v", want, plain, c.differs)
 			}
 		})
-	}
-	if changed < 2 {
-		t.Fatalf("the tactical leaf changed the value of %d of %d positions, want at least 2", changed, len(cases))
 	}
 }
 
