@@ -138,39 +138,41 @@ func (ss *stepSearch) leaf(t *engine.Turn) float32 {
 // startValue returns the value of t, at the start of its side's turn, for
 // that side when the depth has run out, with the tactical leaf: a win when
 // the side reaches its goal this turn; a loss when the opponent threatens a
-// goal from its goal zone that no move of the side stops (worker.goalWon,
-// within the search's budget for the goal defence); otherwise the better of
-// the evaluation of the board and the evaluation after the side's most
-// profitable capture line this turn. As a quiescence search stands pat, it
-// returns the evaluation alone when that is at least beta already (a capture
-// could only raise it); the quiet cache keeps each board's evaluation and,
-// once searched, its value after the capture line.
+// goal from its goal zone that no move of the side stops
+// (worker.goalUnstoppable, within the search's budget for the goal
+// defence); otherwise the better of the evaluation of the board and the
+// evaluation after the side's most profitable capture line this turn. As a
+// quiescence search stands pat, it returns the evaluation alone when that is
+// at least beta already and the opponent has no rabbit in its goal zone (a
+// goal or a capture could only raise it); the quiet cache keeps each board's
+// evaluation and, once searched, its tactical value.
 func (ss *stepSearch) startValue(t *engine.Turn, beta float32) float32 {
 	if ss.quiet == nil {
 		ss.quiet = make([]quietEntry, 1<<evalCacheBits)
 	}
 	e := &ss.quiet[t.Pos.Hash&uint64(len(ss.quiet)-1)]
 	if !e.valid || e.key != t.Pos.Hash {
-		*e = quietEntry{key: t.Pos.Hash, valid: true}
-		if ss.w.goal.reachable(t) {
-			e.value, e.eval, e.full = 1, 1, true
-			return 1
-		}
-		if ss.w.goalWon(&t.Pos) {
-			e.value, e.eval, e.full = -1, -1, true
-			return -1
-		}
-		e.eval = ss.evaluate(&t.Pos)
+		*e = quietEntry{key: t.Pos.Hash, eval: ss.evaluate(&t.Pos), valid: true}
 	}
 	if e.full {
 		return e.value
 	}
-	if e.eval >= beta {
+	opp := t.Pos.Side.Other()
+	if e.eval >= beta && t.Pos.Bits[engine.MakePiece(opp, engine.Rabbit)]&goalZone(opp) == 0 {
+		// Only the opponent's goal could lower it, and none is in reach.
 		return e.eval
 	}
-	e.value, e.full = e.eval, true
-	if gain, after := ss.w.capture.find(t); gain > 0 {
-		e.value = max(e.eval, ss.evaluate(&after.Pos))
+	e.full = true
+	switch {
+	case ss.w.goal.reachable(t):
+		e.value = 1
+	case ss.w.goalUnstoppable(&t.Pos):
+		e.value = -1
+	default:
+		e.value = e.eval
+		if gain, after := ss.w.capture.find(t); gain > 0 {
+			e.value = max(e.eval, ss.evaluate(&after.Pos))
+		}
 	}
 	return e.value
 }

@@ -191,6 +191,27 @@ func TestStepSearchTacticalLeaf(t *testing.T) {
 	}
 }
 
+// TestStartValueGoalThreatBelowBeta: the tactical leaf does not stand pat on
+// an evaluation above the window when the opponent threatens a goal that no
+// move stops: Silver, far ahead in material, to move against Gold's rabbit
+// on d7 (h8's rabbit blocks d8, and the rabbit goes round by c7) has lost,
+// whatever the window.
+func TestStartValueGoalThreatBelowBeta(t *testing.T) {
+	ev := gen0(t)
+	p := mustPosition(t, "s [       r   R                                    mh    d eh     E]")
+	if v := ev.Evaluate(&p); v < 0.5 {
+		t.Fatalf("evaluation %v: want Silver well ahead", v)
+	}
+	for _, beta := range []float32{-0.5, 0, 2} {
+		ss := newTestStepSearch(t, ev)
+		ss.w.defenceLeft = deepDefence
+		tr := engine.NewTurn(p)
+		if v := ss.startValue(&tr, beta); v != -1 {
+			t.Errorf("beta %v: %v, want -1", beta, v)
+		}
+	}
+}
+
 // TestStepSearchRootMoves: with the root's turn cut to its k best moves by
 // the evaluation at the turn's end, the step search's value at two turns is
 // the minimax over those k moves alone, and its move is one of them.

@@ -398,7 +398,14 @@ func (w *worker) threatLoss(q *engine.Position, cs *captureSearch) float32 {
 // (see goalZone) are examined, and only while the worker's defenceLeft
 // lasts; others are taken as stopped.
 func (w *worker) goalWon(q *engine.Position) bool {
-	if w.sr.s.cfg.Leaf == LeafStatic || w.defenceLeft <= 0 {
+	return w.sr.s.cfg.Leaf != LeafStatic && w.goalUnstoppable(q)
+}
+
+// goalUnstoppable is goalWon whatever the tree's leaf: whether the opponent
+// of the side to move at q threatens, from its goal zone, a goal that no move
+// of the side stops, while the worker's defenceLeft lasts.
+func (w *worker) goalUnstoppable(q *engine.Position) bool {
+	if w.defenceLeft <= 0 {
 		return false
 	}
 	opp := q.Side.Other()
