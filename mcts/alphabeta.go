@@ -20,8 +20,10 @@ import (
 // table's step, captures, the two killer steps of the ply, then by their
 // history of cuts. An evaluation cache keeps the value of each board judged
 // (the step orders of a turn reach one board at many leaves: in a search of
-// two turns, about three evaluations in four are of a board judged before). Past the first turn the root's turn ends only on the boards of
-// its Config.StepMoves best moves by the evaluation at the turn's end.
+// two turns, about three evaluations in four are of a board judged before).
+// Past the first turn the root's turn ends only on the boards of its
+// Config.StepMoves best moves by the evaluation at the turn's end (by the
+// tactical leaf's value with that leaf, see startValue).
 
 // abMove is one action of the step search: a step, or the end of the turn.
 type abMove struct {
@@ -90,6 +92,7 @@ type stepSearch struct {
 	gen  *engine.MoveGen
 	ends []rootEnd
 	q    engine.Position
+	qt   engine.Turn
 	// turns holds the state of each ply of the line searched.
 	turns [abMaxPly + 2]engine.Turn
 	// tactical judges the leaves at a turn's start as the tree's tactical
@@ -575,13 +578,24 @@ func (ss *stepSearch) allows(t *engine.Turn) bool {
 }
 
 // bestEnds returns the boards of the k best moves from p (at the start of
-// its turn) by the evaluation of the board at the turn's end.
+// its turn) by the evaluation of the board at the turn's end, or with the
+// tactical leaf by that leaf's value of it (see startValue).
 func (ss *stepSearch) bestEnds(p *engine.Position, k int) map[uint64]bool {
 	n := ss.gen.Generate(p, ss.hist)
 	ss.ends = ss.ends[:0]
 	for i := range n {
 		ss.q = ss.gen.Position(i)
-		ss.ends = append(ss.ends, rootEnd{ss.q.Hash, -ss.evaluate(&ss.q)})
+		var v float32
+		if ss.tactical {
+			// The opponent's goals and captures seen, as the first
+			// iteration saw them: a move that leaves a piece to be taken
+			// ranks by the position after the capture.
+			ss.qt = engine.NewTurn(ss.q)
+			v = -ss.startValue(&ss.qt, 3)
+		} else {
+			v = -ss.evaluate(&ss.q)
+		}
+		ss.ends = append(ss.ends, rootEnd{ss.q.Hash, v})
 	}
 	slices.SortStableFunc(ss.ends, func(a, b rootEnd) int { return cmp.Compare(b.value, a.value) })
 	out := make(map[uint64]bool, k)

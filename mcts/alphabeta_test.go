@@ -213,8 +213,12 @@ func TestStartValueGoalThreatBelowBeta(t *testing.T) {
 }
 
 // TestStepSearchRootMoves: with the root's turn cut to its k best moves by
-// the evaluation at the turn's end, the step search's value at two turns is
-// the minimax over those k moves alone, and its move is one of them.
+// the evaluation at the turn's end (with the tactical leaf, by that leaf's
+// value, which sees the opponent's goals and captures), the step search's
+// value at two turns is the minimax over those k moves alone, and its move
+// is one of them. With the tactical leaf and the moves ranked by the
+// evaluation alone, the five best of "a rabbit near goal" all lose to a
+// goal.
 func TestStepSearchRootMoves(t *testing.T) {
 	ev := gen0(t)
 	cases := []struct {
@@ -226,54 +230,63 @@ func TestStepSearchRootMoves(t *testing.T) {
 		{"a rabbit near goal, the best 5", "s [  r           R              e            E      d           D  ]", 5},
 		{"frozen pieces, the best 1", "g [     r               m     D     Ee                     R       ]", 1},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p := mustPosition(t, c.pos)
-			g := engine.NewMoveGen()
-			n := g.Generate(&p, nil)
-			type move struct {
-				q     engine.Position
-				value float32
+	for _, tactical := range []bool{false, true} {
+		for _, c := range cases {
+			name := c.name
+			leaf := ev.Evaluate
+			if tactical {
+				name += ", tactical leaf"
+				leaf = tacticalLeaf(ev)
 			}
-			var moves []move
-			for i := range n {
-				q := g.Position(i)
-				moves = append(moves, move{q, -ev.Evaluate(&q)})
-			}
-			slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.value, a.value) })
-			if len(moves) <= c.k {
-				t.Fatalf("%d moves: the position does not test a cut to %d", len(moves), c.k)
-			}
-			want := float32(-2)
-			best := map[uint64]bool{}
-			for _, m := range moves[:c.k] {
-				want = max(want, -turnMinimax(ev, &m.q, 1))
-				best[m.q.Hash] = true
-			}
-			all := float32(-2)
-			for _, m := range moves {
-				all = max(all, -turnMinimax(ev, &m.q, 1))
-			}
-			ss := newTestStepSearch(t, ev)
-			ss.rootMoves = c.k
-			res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
-			// A won or lost value ends the deepening early.
-			if !ok || res.Depth != 8 && res.Value != 1 && res.Value != -1 {
-				t.Fatalf("search reached depth %d (ok %v, value %v), want 8", res.Depth, ok, res.Value)
-			}
-			if res.Value != want {
-				t.Fatalf("step search cut to %d moves: %v, minimax over them %v (over every move %v)", c.k, res.Value, want, all)
-			}
-			after := engine.NewTurn(p)
-			for _, st := range res.Steps {
-				if _, err := after.Step(st); err != nil {
-					t.Fatalf("move %v: %v", res.Steps, err)
+			t.Run(name, func(t *testing.T) {
+				p := mustPosition(t, c.pos)
+				g := engine.NewMoveGen()
+				n := g.Generate(&p, nil)
+				type move struct {
+					q     engine.Position
+					value float32
 				}
-			}
-			if q := after.End(); !best[q.Hash] {
-				t.Fatalf("move %v is not among the %d best", res.Steps, c.k)
-			}
-		})
+				var moves []move
+				for i := range n {
+					q := g.Position(i)
+					moves = append(moves, move{q, -leaf(&q)})
+				}
+				slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.value, a.value) })
+				if len(moves) <= c.k {
+					t.Fatalf("%d moves: the position does not test a cut to %d", len(moves), c.k)
+				}
+				want := float32(-2)
+				best := map[uint64]bool{}
+				for _, m := range moves[:c.k] {
+					want = max(want, -turnMinimaxLeaf(leaf, &m.q, 1))
+					best[m.q.Hash] = true
+				}
+				all := float32(-2)
+				for _, m := range moves {
+					all = max(all, -turnMinimaxLeaf(leaf, &m.q, 1))
+				}
+				ss := newTestStepSearch(t, ev)
+				ss.rootMoves = c.k
+				ss.tactical = tactical
+				res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+				// A won or lost value ends the deepening early.
+				if !ok || res.Depth != 8 && res.Value != 1 && res.Value != -1 {
+					t.Fatalf("search reached depth %d (ok %v, value %v), want 8", res.Depth, ok, res.Value)
+				}
+				if res.Value != want {
+					t.Fatalf("step search cut to %d moves: %v, minimax over them %v (over every move %v)", c.k, res.Value, want, all)
+				}
+				after := engine.NewTurn(p)
+				for _, st := range res.Steps {
+					if _, err := after.Step(st); err != nil {
+						t.Fatalf("move %v: %v", res.Steps, err)
+					}
+				}
+				if q := after.End(); !best[q.Hash] {
+					t.Fatalf("move %v is not among the %d best", res.Steps, c.k)
+				}
+			})
+		}
 	}
 }
 
