@@ -135,7 +135,8 @@ type Config struct {
 	TopMoves int `yaml:"top_moves" json:"top_moves"`
 	// StepMoves is how many moves of the root's turn the step search
 	// (ScanStep) searches past one turn: the best by the evaluation of the
-	// board at the turn's end (default 128; -1 for every move).
+	// board at the turn's end, or by the tactical leaf's value of it with
+	// StepLeaf tactical (default 128; -1 for every move).
 	StepMoves int `yaml:"step_moves" json:"step_moves"`
 	// StepLeaf is how the step search (ScanStep) judges the boards where
 	// its depth runs out: "static" (the default) by the evaluation alone,
