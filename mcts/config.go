@@ -141,8 +141,10 @@ type Config struct {
 	// StepLeaf is how the step search (ScanStep) judges the boards where
 	// its depth runs out: "static" (the default) by the evaluation alone,
 	// "tactical" as the tree's tactical leaf judges a turn's start (a win
-	// when the side to move reaches its goal, otherwise after its best
-	// capture line when that is better).
+	// when the side to move reaches its goal, a loss when the opponent
+	// threatens a goal that no move stops, otherwise after the side's best
+	// capture line when that is better); the root's cut (StepMoves) then
+	// ranks the moves by that value.
 	StepLeaf Leaf `yaml:"step_leaf" json:"step_leaf"`
 }
 
