@@ -292,7 +292,8 @@ func TestStepSearchRootMoves(t *testing.T) {
 
 // BenchmarkStepSearch searches positions of games against Sharp (Gold to
 // move at turns 9 and 19) two whole turns deep from a cold table and cache,
-// with the root's turn cut to its 128 best moves and with every move.
+// with the root's turn cut to its 128 best moves, with every move, and cut
+// to 128 with the tactical leaf.
 func BenchmarkStepSearch(b *testing.B) {
 	positions := []struct{ name, pos string }{
 		{"turn9a", "g [ rrc rrmrhcr d   d  rrEh   H       e    RH  DCR  MR DC  R R  RR ]"},
