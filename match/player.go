@@ -262,11 +262,15 @@ func (s *Spec) setKey(k, v string) error {
 			return fmt.Errorf("policy=%q: %w", v, perr)
 		}
 		s.Search.Policy, s.Search.Priors = pw, mcts.Learned
-	case k == "leaf":
+	case k == "leaf" || k == "step-leaf":
 		if v != string(mcts.LeafTactical) && v != string(mcts.LeafStatic) {
-			return fmt.Errorf("leaf=%q: want tactical or static", v)
+			return fmt.Errorf("%s=%q: want tactical or static", k, v)
 		}
-		s.Search.Leaf = mcts.Leaf(v)
+		if k == "leaf" {
+			s.Search.Leaf = mcts.Leaf(v)
+		} else {
+			s.Search.StepLeaf = mcts.Leaf(v)
+		}
 	case k == "scan":
 		switch mcts.Scan(v) {
 		case mcts.ScanOn, mcts.ScanOff, mcts.ScanAuto, mcts.ScanDeep, mcts.ScanStep:
@@ -284,13 +288,6 @@ func (s *Spec) setKey(k, v string) error {
 			return fmt.Errorf("step-moves=%q: want all or a whole number from 1", v)
 		}
 		s.Search.StepMoves = n
-	case k == "step-leaf":
-		switch mcts.Leaf(v) {
-		case mcts.LeafStatic, mcts.LeafTactical:
-		default:
-			return fmt.Errorf("step-leaf=%q: want static or tactical", v)
-		}
-		s.Search.StepLeaf = mcts.Leaf(v)
 	case k == "minimax":
 		f, perr := strconv.ParseFloat(v, 32)
 		if perr != nil || f < 0 || f > 1 {

@@ -58,24 +58,32 @@ func turnMinimaxLeaf(leaf func(*engine.Position) float32, p *engine.Position, tu
 	return best
 }
 
+// stepCases are the positions whose step search values are checked against
+// the minimax over whole turns, with each leaf.
+var stepCases = []struct {
+	name  string
+	pos   string
+	turns int
+	// tacticalDiffers: the value with the tactical leaf is not the plain one.
+	tacticalDiffers bool
+}{
+	{"opening, one turn", "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]", 1, false},
+	{"a capture in reach, one turn", "g [rrr  rr r mcchrr d    d     E            H  e D R C  C RRRRDMRRR]", 1, false},
+	{"sparse, two turns", "g [         r         e                 C    c         E R         ]", 2, true},
+	{"a rabbit near goal, two turns", "s [  r           R              e            E      d           D  ]", 2, true},
+	{"frozen pieces, two turns", "g [     r               m     D     Ee                     R       ]", 2, true},
+	// d3 to d7 makes a threat that h8's rabbit cannot stop: it reaches d8,
+	// and the rabbit goes round by c7.
+	{"a goal threat no move stops, one turn", "g [       r                                   R            e      E]", 1, true},
+}
+
 // TestStepSearchMatchesTurnMinimax: the step search's value at depths of
 // whole turns, with the evaluation at its leaves, is the minimax value over
 // the generator's moves, exactly: its cuts, its table and its passes lose
 // nothing and invent nothing.
 func TestStepSearchMatchesTurnMinimax(t *testing.T) {
 	ev := gen0(t)
-	cases := []struct {
-		name  string
-		pos   string
-		turns int
-	}{
-		{"opening, one turn", "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]", 1},
-		{"a capture in reach, one turn", "g [rrr  rr r mcchrr d    d     E            H  e D R C  C RRRRDMRRR]", 1},
-		{"sparse, two turns", "g [         r         e                 C    c         E R         ]", 2},
-		{"a rabbit near goal, two turns", "s [  r           R              e            E      d           D  ]", 2},
-		{"frozen pieces, two turns", "g [     r               m     D     Ee                     R       ]", 2},
-	}
-	for _, c := range cases {
+	for _, c := range stepCases {
 		t.Run(c.name, func(t *testing.T) {
 			p := mustPosition(t, c.pos)
 			want := turnMinimax(ev, &p, c.turns)
@@ -155,23 +163,7 @@ func tacticalLeaf(ev Evaluator) func(*engine.Position) float32 {
 // goal is in reach at the leaves.
 func TestStepSearchTacticalLeaf(t *testing.T) {
 	ev := gen0(t)
-	cases := []struct {
-		name  string
-		pos   string
-		turns int
-		// differs: the value with the tactical leaf is not the plain one.
-		differs bool
-	}{
-		{"opening, one turn", "g [rrrrrrrrhdcemcdh                                HDCMECDHRRRRRRRR]", 1, false},
-		{"a capture in reach, one turn", "g [rrr  rr r mcchrr d    d     E            H  e D R C  C RRRRDMRRR]", 1, false},
-		{"sparse, two turns", "g [         r         e                 C    c         E R         ]", 2, true},
-		{"a rabbit near goal, two turns", "s [  r           R              e            E      d           D  ]", 2, true},
-		{"frozen pieces, two turns", "g [     r               m     D     Ee                     R       ]", 2, true},
-		// d3 to d7 makes a threat that h8's rabbit cannot stop: it reaches
-		// d8, and the rabbit goes round by c7.
-		{"a goal threat no move stops, one turn", "g [       r                                   R            e      E]", 1, true},
-	}
-	for _, c := range cases {
+	for _, c := range stepCases {
 		t.Run(c.name, func(t *testing.T) {
 			p := mustPosition(t, c.pos)
 			want := turnMinimaxLeaf(tacticalLeaf(ev), &p, c.turns)
@@ -184,8 +176,8 @@ func TestStepSearchTacticalLeaf(t *testing.T) {
 			if res.Value != want {
 				t.Fatalf("step search %v, minimax over turns with the tactical leaf %v", res.Value, want)
 			}
-			if plain := turnMinimax(ev, &p, c.turns); (plain != want) != c.differs {
-				t.Fatalf("tactical %v, plain %v: want them to differ %v", want, plain, c.differs)
+			if plain := turnMinimax(ev, &p, c.turns); (plain != want) != c.tacticalDiffers {
+				t.Fatalf("tactical %v, plain %v: want them to differ %v", want, plain, c.tacticalDiffers)
 			}
 		})
 	}
