@@ -91,6 +91,7 @@ type stepSearch struct {
 	// their values.
 	gen  *engine.MoveGen
 	ends []rootEnd
+	top  []float32
 	q    engine.Position
 	qt   engine.Turn
 	// turns holds the state of each ply of the line searched.
@@ -113,6 +114,10 @@ type evalEntry struct {
 type rootEnd struct {
 	hash  uint64
 	value float32
+	// index is the move's place in the generator's order; runner says
+	// whether it leaves a rabbit of its side in its goal zone.
+	index  int32
+	runner bool
 }
 
 // evaluate returns the evaluation of p for its side to move, from the cache
@@ -521,6 +526,11 @@ func (ss *stepSearch) order(t *engine.Turn, steps []engine.Step, ply int) {
 // stepDepth is the step search's deepest iteration: two whole turns.
 const stepDepth = 2 * engine.MaxSteps
 
+// stepShare is the percentage of a time budget that the step search gets.
+// The tree's share only finds a move to fall back on, should the step
+// search find none: 5 % of a second is some thousands of simulations.
+const stepShare = 95
+
 // stepPick returns the index in cands of the move the step search chooses;
 // cands may grow by one.
 func (sr *search) stepPick(cands *[]moveCand, pick int) int {
@@ -579,28 +589,77 @@ func (ss *stepSearch) allows(t *engine.Turn) bool {
 
 // bestEnds returns the boards of the k best moves from p (at the start of
 // its turn) by the evaluation of the board at the turn's end, or with the
-// tactical leaf by that leaf's value of it (see startValue).
+// tactical leaf by that leaf's value of it (see startValue); equal values
+// rank in the generator's order.
 func (ss *stepSearch) bestEnds(p *engine.Position, k int) map[uint64]bool {
 	n := ss.gen.Generate(p, ss.hist)
 	ss.ends = ss.ends[:0]
 	for i := range n {
 		ss.q = ss.gen.Position(i)
-		var v float32
-		if ss.tactical {
-			// The opponent's goals and captures seen, as the first
-			// iteration saw them: a move that leaves a piece to be taken
-			// ranks by the position after the capture.
-			ss.qt = engine.NewTurn(ss.q)
-			v = -ss.startValue(&ss.qt, 3)
-		} else {
-			v = -ss.evaluate(&ss.q)
-		}
-		ss.ends = append(ss.ends, rootEnd{ss.q.Hash, v})
+		ss.ends = append(ss.ends, rootEnd{
+			hash:  ss.q.Hash,
+			value: -ss.evaluate(&ss.q),
+			index: int32(i),
+			// A rabbit of p's side in its goal zone: the leaf may see a
+			// goal that the opponent cannot stop, a value above the
+			// evaluation.
+			runner: ss.q.Bits[engine.MakePiece(p.Side, engine.Rabbit)]&goalZone(p.Side) != 0,
+		})
 	}
-	slices.SortStableFunc(ss.ends, func(a, b rootEnd) int { return cmp.Compare(b.value, a.value) })
+	slices.SortStableFunc(ss.ends, compareEnds)
+	if ss.tactical {
+		ss.tacticalEnds(k)
+	}
 	out := make(map[uint64]bool, k)
 	for _, e := range ss.ends[:min(k, len(ss.ends))] {
 		out[e.hash] = true
 	}
 	return out
+}
+
+// compareEnds orders root moves by value, best first, then by the
+// generator's order.
+func compareEnds(a, b rootEnd) int {
+	if c := cmp.Compare(b.value, a.value); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.index, b.index)
+}
+
+// tacticalEnds gives the moves of ss.ends, sorted by the evaluation, the
+// tactical leaf's values and sorts them by those, keeping only the moves
+// that may be among the k best. The leaf's value of a move is at most its
+// evaluation (the opponent's leaf is at least its evaluation), but for a
+// goal the opponent cannot stop, which needs a runner: so once the k-th best
+// leaf value is above the next move's evaluation, the moves from there on
+// without a runner cannot enter the k best and are not judged. The k best are
+// those of judging every move, with the goal defence's budget aside (spent
+// on fewer moves, it lasts longer).
+func (ss *stepSearch) tacticalEnds(k int) {
+	ss.top = ss.top[:0] // the k best leaf values so far, ascending
+	judge := func(e *rootEnd) {
+		ss.q = ss.gen.Position(int(e.index))
+		ss.qt = engine.NewTurn(ss.q)
+		e.value = -ss.startValue(&ss.qt, 3)
+		if len(ss.top) == k && e.value <= ss.top[0] {
+			return
+		}
+		i, _ := slices.BinarySearch(ss.top, e.value)
+		ss.top = slices.Insert(ss.top, i, e.value)
+		if len(ss.top) > k {
+			ss.top = ss.top[1:]
+		}
+	}
+	kept := ss.ends[:0]
+	for i := range ss.ends {
+		e := ss.ends[i]
+		if len(ss.top) == k && e.value < ss.top[0] && !e.runner {
+			// Its leaf value is below the k-th best too.
+			continue
+		}
+		judge(&e)
+		kept = append(kept, e)
+	}
+	ss.ends = kept
+	slices.SortFunc(ss.ends, compareEnds)
 }

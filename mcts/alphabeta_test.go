@@ -282,6 +282,44 @@ func TestStepSearchRootMoves(t *testing.T) {
 	}
 }
 
+// TestBestEndsTactical: ranked by the tactical leaf, the root's k best moves
+// are those of judging every move with that leaf, though bestEnds judges
+// only the moves that may be among them (a move's leaf value is at most its
+// evaluation, but for a runner's goal that cannot be stopped).
+func TestBestEndsTactical(t *testing.T) {
+	ev := gen0(t)
+	for _, c := range stepCases {
+		p := mustPosition(t, c.pos)
+		g := engine.NewMoveGen()
+		n := g.Generate(&p, nil)
+		leaf := tacticalLeaf(ev)
+		type move struct {
+			hash  uint64
+			value float32
+		}
+		var moves []move
+		for i := range n {
+			q := g.Position(i)
+			moves = append(moves, move{q.Hash, -leaf(&q)})
+		}
+		slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.value, a.value) })
+		for _, k := range []int{1, 8, 64} {
+			ss := newTestStepSearch(t, ev)
+			ss.tactical = true
+			ss.w.defenceLeft = deepDefence
+			got := ss.bestEnds(&p, k)
+			if len(got) != min(k, n) {
+				t.Fatalf("%s, k %d: %d moves", c.name, k, len(got))
+			}
+			for _, m := range moves[:min(k, n)] {
+				if !got[m.hash] {
+					t.Fatalf("%s, k %d: a move of value %v is not among the best", c.name, k, m.value)
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkStepSearch searches positions of games against Sharp (Gold to
 // move at turns 9 and 19) two whole turns deep from a cold table and cache,
 // with the root's turn cut to its 128 best moves, with every move, and cut

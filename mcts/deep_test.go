@@ -342,18 +342,21 @@ func BenchmarkReplyScan(b *testing.B) {
 }
 
 // TestDeepScans checks which searches get the deep scan: every one with
-// scan=deep, with scan=auto those bounded by time alone.
+// scan=deep, with scan=auto those bounded by time alone; and the share of the
+// time each scan gets.
 func TestDeepScans(t *testing.T) {
 	tests := []struct {
-		cfg  Config
-		deep bool
+		cfg   Config
+		deep  bool
+		share int
 	}{
-		{Config{Scan: ScanDeep, Visits: 10}, true},
-		{Config{Scan: ScanAuto, Time: time.Second}, true},
-		{Config{Scan: ScanAuto, Time: time.Second, Visits: 5000}, false},
-		{Config{Scan: ScanAuto, Visits: 5000}, false},
-		{Config{Scan: ScanOn, Time: time.Second}, false},
-		{Config{Scan: ScanOff, Time: time.Second}, false},
+		{Config{Scan: ScanDeep, Visits: 10}, true, deepShare},
+		{Config{Scan: ScanAuto, Time: time.Second}, true, deepShare},
+		{Config{Scan: ScanAuto, Time: time.Second, Visits: 5000}, false, 10},
+		{Config{Scan: ScanAuto, Visits: 5000}, false, 10},
+		{Config{Scan: ScanOn, Time: time.Second}, false, 10},
+		{Config{Scan: ScanOff, Time: time.Second}, false, 10},
+		{Config{Scan: ScanStep, Time: time.Second}, true, stepShare},
 	}
 	for _, tc := range tests {
 		s, err := New(tc.cfg, gen0(t))
@@ -366,6 +369,9 @@ func TestDeepScans(t *testing.T) {
 		}
 		if got := sr.deepScans(); got != tc.deep {
 			t.Errorf("%+v: deep scan %v, want %v", tc.cfg, got, tc.deep)
+		}
+		if got := sr.scanShare(); got != tc.share {
+			t.Errorf("%+v: the scan's share %d %%, want %d %%", tc.cfg, got, tc.share)
 		}
 	}
 }
@@ -382,22 +388,25 @@ func TestDeadlines(t *testing.T) {
 		name         string
 		t            time.Duration
 		ctx          time.Time
-		scan, deep   bool
+		scan         bool
+		share        int
 		search, scnd time.Time
 	}{
-		{"no bound", 0, time.Time{}, true, true, time.Time{}, time.Time{}},
-		{"time, no scan", time.Second, time.Time{}, false, false, at(time.Second), time.Time{}},
-		{"time, scan", time.Second, time.Time{}, true, false, at(900 * time.Millisecond), at(time.Second)},
-		{"time, deep", time.Second, time.Time{}, true, true, at(200 * time.Millisecond), at(time.Second)},
-		{"aei, deep", aei, at(time.Second), true, true, at(200 * time.Millisecond), at(time.Second)},
-		{"aei, scan", aei, at(2 * time.Second), true, false, at(1800 * time.Millisecond), at(2 * time.Second)},
-		{"context first", 3 * time.Second, at(time.Second), true, false, at(900 * time.Millisecond), at(time.Second)},
-		{"time first", time.Second, at(3 * time.Second), false, false, at(time.Second), time.Time{}},
-		{"context alone, no scan", 0, at(time.Second), false, false, at(time.Second), time.Time{}},
-		{"aei without a deadline, deep", aei, time.Time{}, true, true, at(aei / 100 * 20), at(aei)},
+		{"no bound", 0, time.Time{}, true, deepShare, time.Time{}, time.Time{}},
+		{"time, no scan", time.Second, time.Time{}, false, 10, at(time.Second), time.Time{}},
+		{"time, scan", time.Second, time.Time{}, true, 10, at(900 * time.Millisecond), at(time.Second)},
+		{"time, deep", time.Second, time.Time{}, true, deepShare, at(200 * time.Millisecond), at(time.Second)},
+		{"aei, deep", aei, at(time.Second), true, deepShare, at(200 * time.Millisecond), at(time.Second)},
+		{"aei, scan", aei, at(2 * time.Second), true, 10, at(1800 * time.Millisecond), at(2 * time.Second)},
+		{"context first", 3 * time.Second, at(time.Second), true, 10, at(900 * time.Millisecond), at(time.Second)},
+		{"time first", time.Second, at(3 * time.Second), false, 10, at(time.Second), time.Time{}},
+		{"context alone, no scan", 0, at(time.Second), false, 10, at(time.Second), time.Time{}},
+		{"time, step", time.Second, time.Time{}, true, stepShare, at(50 * time.Millisecond), at(time.Second)},
+		{"aei, step", aei, at(2 * time.Second), true, stepShare, at(100 * time.Millisecond), at(2 * time.Second)},
+		{"aei without a deadline, deep", aei, time.Time{}, true, deepShare, at(aei / 100 * 20), at(aei)},
 	}
 	for _, tc := range tests {
-		search, scan := deadlines(start, tc.t, tc.ctx, tc.scan, tc.deep)
+		search, scan := deadlines(start, tc.t, tc.ctx, tc.scan, tc.share)
 		if !search.Equal(tc.search) || !scan.Equal(tc.scnd) {
 			t.Errorf("%s: tree until %v, scan until %v; want %v, %v", tc.name, search.Sub(start), scan.Sub(start), tc.search.Sub(start), tc.scnd.Sub(start))
 		}

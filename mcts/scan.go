@@ -496,6 +496,19 @@ func (sr *search) deepScans() bool {
 	return false
 }
 
+// scanShare is the percentage of a time budget that the search's scan gets:
+// the step search stepShare, the deep scan deepShare, the one-turn scan a
+// tenth.
+func (sr *search) scanShare() int {
+	switch {
+	case sr.s.cfg.Scan == ScanStep:
+		return stepShare
+	case sr.deepScans():
+		return deepShare
+	}
+	return 10
+}
+
 // checkPick returns the index in cands of the move to play instead of
 // cands[pick] when the scan finds that cands[pick] falls more than scanMargin
 // below the best move of the turn; cands may grow by one. The replacement is

@@ -227,10 +227,10 @@ type Override struct {
 // and when its scan must end (zero times for no bound). The search is bounded
 // by the time budget t (0 for none) and by ctxDeadline, the deadline of its
 // context (AEI's time control; zero for none), whichever comes first. A scan
-// (scan) gets the last tenth of that time, the deep scan (deep) deepShare
-// percent of it, so that the tree search ends before the context does: a
-// search ended by its context answers without a scan.
-func deadlines(start time.Time, t time.Duration, ctxDeadline time.Time, scan, deep bool) (search, scanEnd time.Time) {
+// (scan) gets the last share percent of that time (see scanShare), so that
+// the tree search ends before the context does: a search ended by its
+// context answers without a scan.
+func deadlines(start time.Time, t time.Duration, ctxDeadline time.Time, scan bool, share int) (search, scanEnd time.Time) {
 	end := ctxDeadline
 	if t > 0 && (end.IsZero() || start.Add(t).Before(end)) {
 		end = start.Add(t)
@@ -240,10 +240,7 @@ func deadlines(start time.Time, t time.Duration, ctxDeadline time.Time, scan, de
 	}
 	// Divided first: AEI's budget of 2^62 ns would overflow.
 	total := end.Sub(start)
-	if deep {
-		return start.Add(total / 100 * (100 - deepShare)), end
-	}
-	return start.Add(total - total/10), end
+	return start.Add(total / 100 * time.Duration(100-share)), end
 }
 
 // SearchWith is Search with some settings overridden for this search only, as
@@ -287,7 +284,7 @@ func (s *Searcher) SearchWith(ctx context.Context, pos engine.Position, hist *en
 		sr.limit = int64(o.Visits)
 	}
 	ctxDeadline, _ := ctx.Deadline()
-	sr.deadline, sr.scanDeadline = deadlines(start, s.cfg.Time, ctxDeadline, sr.scans(), sr.deepScans())
+	sr.deadline, sr.scanDeadline = deadlines(start, s.cfg.Time, ctxDeadline, sr.scans(), sr.scanShare())
 	w0 := s.worker(0, sr)
 	root := sr.t.node(sr.root)
 	if root.status.Load() != statusExpanded {
