@@ -801,15 +801,61 @@ func TestExtractDoesNotModifyPosition(t *testing.T) {
 	}
 }
 
+// BenchmarkExtract measures Extract, and ExtractBase (without the ported
+// terms), over random positions.
 func BenchmarkExtract(b *testing.B) {
 	ps := randomPositions(1024, 7)
 	ps = slices.Clip(ps)
-	var out [N]float32
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		Extract(&ps[i&1023], out[:])
-		i++
+	for _, c := range []struct {
+		name    string
+		extract func(*engine.Position, []float32)
+	}{{"all", Extract}, {"base", ExtractBase}} {
+		b.Run(c.name, func(b *testing.B) {
+			var out [N]float32
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				c.extract(&ps[i&1023], out[:])
+				i++
+			}
+		})
+	}
+}
+
+// TestExtractBase: ExtractBase is Extract with the ported terms, and only
+// they, set to 0, and those are the seven terms named for Sharp's.
+func TestExtractBase(t *testing.T) {
+	ported := map[string]bool{
+		"rabbit_goal_own": true, "rabbit_goal_opp": true,
+		"piece_threat_own": true, "piece_threat_opp": true,
+		"trap_attack_own": true, "trap_attack_opp": true, "trap_defence": true,
+	}
+	for i, name := range Names() {
+		if Ported(i) != ported[name] {
+			t.Errorf("Ported(%d) (%s) = %v", i, name, Ported(i))
+		}
+	}
+	nonzero := 0
+	for _, p := range randomPositions(300, 11) {
+		var all, base [N]float32
+		for i := range base {
+			base[i] = float32(i) + 0.5 // stale values, to be overwritten
+		}
+		Extract(&p, all[:])
+		ExtractBase(&p, base[:])
+		for i := range all {
+			switch {
+			case Ported(i) && base[i] != 0:
+				t.Fatalf("%s: ported %s is %v, want 0", p.String(), Names()[i], base[i])
+			case Ported(i) && all[i] != 0:
+				nonzero++
+			case !Ported(i) && base[i] != all[i]:
+				t.Fatalf("%s: %s is %v, Extract has %v", p.String(), Names()[i], base[i], all[i])
+			}
+		}
+	}
+	if nonzero == 0 {
+		t.Fatal("no ported term is ever nonzero: the test tests nothing")
 	}
 }
 

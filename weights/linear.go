@@ -12,7 +12,10 @@ import (
 // Linear is the linear evaluation: a weighted sum of the features of a position,
 // squashed into [-1, 1]. It is immutable and safe for concurrent use.
 type Linear struct {
-	w          [features.N]float32 // in feature order
+	w [features.N]float32 // in feature order
+	// ported says whether any term ported from Sharp's evaluation has a
+	// weight: without one, Score extracts the features without them.
+	ported     bool
 	scale      float32
 	generation int
 	hash       string
@@ -33,6 +36,9 @@ func NewLinear(w *Weights) (*Linear, error) {
 			return nil, fmt.Errorf("%s: unknown feature %q", w.name(), name)
 		}
 		l.w[j] = float32(w.Values[i])
+		if features.Ported(j) && l.w[j] != 0 {
+			l.ported = true
+		}
 	}
 	return l, nil
 }
@@ -45,9 +51,15 @@ func (l *Linear) Evaluate(p *engine.Position) float32 {
 }
 
 // Score returns the raw weighted sum of the features of p, for the side to move.
+// The terms ported from Sharp's evaluation are computed only when weighted
+// (see features.ExtractBase).
 func (l *Linear) Score(p *engine.Position) float32 {
 	var f [features.N]float32
-	features.Extract(p, f[:])
+	if l.ported {
+		features.Extract(p, f[:])
+	} else {
+		features.ExtractBase(p, f[:])
+	}
 	return l.Dot(f[:])
 }
 

@@ -314,39 +314,60 @@ func mirror(p *engine.Position) engine.Position {
 	return m
 }
 
+// withoutPorted returns w with the terms ported from Sharp's evaluation
+// weighted 0.
+func withoutPorted(w *Weights) *Weights {
+	c := w.Clone()
+	for i, name := range c.Features {
+		if features.Ported(features.Index(name)) {
+			c.Values[i] = 0
+		}
+	}
+	return c
+}
+
+// TestLinearEvaluate checks the evaluation against its definition, with the
+// ported terms weighted and without them (when Score leaves them out).
 func TestLinearEvaluate(t *testing.T) {
-	w := testWeights(t)
-	l, err := NewLinear(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l.Generation() != 4 || l.Scale() != float32(0.13) || l.Hash() != w.Hash() {
-		t.Errorf("Generation %d Scale %v Hash %s", l.Generation(), l.Scale(), l.Hash())
-	}
-	var f [features.N]float32
-	for _, p := range randomPositions(2000, 1) {
-		v := l.Evaluate(&p)
-		if !(v >= -1 && v <= 1) {
-			t.Fatalf("%s: value %v outside [-1, 1]", p.String(), v)
-		}
-		// Against the definition, in float64.
-		features.Extract(&p, f[:])
-		dot := 0.0
-		for i, x := range f {
-			wv, _ := w.Value(features.Names()[i])
-			dot += wv * float64(x)
-		}
-		want := 2/(1+math.Exp(-w.Scale*dot)) - 1
-		if math.Abs(float64(v)-want) > 1e-4 {
-			t.Fatalf("%s: Evaluate = %v, want 2*sigmoid(%v*%v)-1 = %v", p.String(), v, w.Scale, dot, want)
-		}
-		if s := l.Score(&p); math.Abs(float64(s)-dot) > 1e-3*max(1, math.Abs(dot)) {
-			t.Fatalf("%s: Score = %v, want %v", p.String(), s, dot)
-		}
-		m := mirror(&p)
-		if vm := l.Evaluate(&m); vm != v {
-			t.Fatalf("%s: value %v, mirrored %s: %v", p.String(), v, m.String(), vm)
-		}
+	for _, c := range []struct {
+		name string
+		w    *Weights
+	}{{"ported terms weighted", testWeights(t)}, {"no ported term weighted", withoutPorted(testWeights(t))}} {
+		t.Run(c.name, func(t *testing.T) {
+			w := c.w
+			l, err := NewLinear(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Generation() != 4 || l.Scale() != float32(0.13) || l.Hash() != w.Hash() {
+				t.Errorf("Generation %d Scale %v Hash %s", l.Generation(), l.Scale(), l.Hash())
+			}
+			var f [features.N]float32
+			for _, p := range randomPositions(2000, 1) {
+				v := l.Evaluate(&p)
+				if !(v >= -1 && v <= 1) {
+					t.Fatalf("%s: value %v outside [-1, 1]", p.String(), v)
+				}
+				// Against the definition, in float64.
+				features.Extract(&p, f[:])
+				dot := 0.0
+				for i, x := range f {
+					wv, _ := w.Value(features.Names()[i])
+					dot += wv * float64(x)
+				}
+				want := 2/(1+math.Exp(-w.Scale*dot)) - 1
+				if math.Abs(float64(v)-want) > 1e-4 {
+					t.Fatalf("%s: Evaluate = %v, want 2*sigmoid(%v*%v)-1 = %v", p.String(), v, w.Scale, dot, want)
+				}
+				if s := l.Score(&p); math.Abs(float64(s)-dot) > 1e-3*max(1, math.Abs(dot)) {
+					t.Fatalf("%s: Score = %v, want %v", p.String(), s, dot)
+				}
+				m := mirror(&p)
+				if vm := l.Evaluate(&m); vm != v {
+					t.Fatalf("%s: value %v, mirrored %s: %v", p.String(), v, m.String(), vm)
+				}
+			}
+		})
 	}
 }
 
@@ -429,18 +450,27 @@ func TestNewLinearNil(t *testing.T) {
 	}
 }
 
+// BenchmarkEvaluate measures Evaluate with the ported terms weighted and
+// without them.
 func BenchmarkEvaluate(b *testing.B) {
-	l, err := NewLinear(testWeights(b))
-	if err != nil {
-		b.Fatal(err)
-	}
 	ps := randomPositions(1024, 5)
-	b.ReportAllocs()
-	i := 0
-	var sink float32
-	for b.Loop() {
-		sink += l.Evaluate(&ps[i&1023])
-		i++
+	for _, c := range []struct {
+		name string
+		w    *Weights
+	}{{"ported", testWeights(b)}, {"base", withoutPorted(testWeights(b))}} {
+		b.Run(c.name, func(b *testing.B) {
+			l, err := NewLinear(c.w)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			i := 0
+			var sink float32
+			for b.Loop() {
+				sink += l.Evaluate(&ps[i&1023])
+				i++
+			}
+			_ = sink
+		})
 	}
-	_ = sink
 }
