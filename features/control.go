@@ -127,6 +127,8 @@ type controlInput struct {
 	o      *engine.Position
 	ge     *[2][engine.NumTypes + 1]engine.Bitboard
 	frozen [2]engine.Bitboard
+	// dominated holds the pieces of either side beside a stronger enemy.
+	dominated engine.Bitboard
 }
 
 // trapControls returns the control of each trap (in the order of traps) for
@@ -141,9 +143,14 @@ func trapControls(in *controlInput) (tc [4]int) {
 			base = oppBase
 		}
 		for t := range engine.NumTypes {
-			for b := o.Bits[base+t]; b != 0; b &= b - 1 {
+			b := o.Bits[base+t]
+			if b == 0 {
+				continue
+			}
+			ps := newStrength(in, color, t)
+			for ; b != 0; b &= b - 1 {
 				sq := b.First()
-				s := pieceStrength(in, color, t, sq)
+				s := ps.at(sq)
 				for i := range traps {
 					if d := trapDist[i][sq]; d <= 4 {
 						sum[c][i] += s * ctlDist[d]
@@ -174,22 +181,45 @@ func trapControls(in *controlInput) (tc [4]int) {
 	return tc
 }
 
+// strength holds what pieceStrength needs of one colour and type: the base
+// strength by the enemy pieces stronger, the free ones among those, and the
+// colour's frozen and free pieces.
+type strength struct {
+	base         int
+	strongerFree engine.Bitboard
+	frozen, free engine.Bitboard
+}
+
+// newStrength returns the strength of colour c's pieces of type t.
+func newStrength(in *controlInput, c engine.Color, t int) strength {
+	enemy := 1 - c
+	stronger := in.ge[enemy][t+1]
+	return strength{
+		base:         ctlStronger[stronger.Count()],
+		strongerFree: stronger &^ in.frozen[enemy],
+		frozen:       in.frozen[c],
+		free:         in.o.Occ[c] &^ in.frozen[c],
+	}
+}
+
+// at is pieceStrength of the piece on sq.
+func (ps *strength) at(sq engine.Square) int {
+	s := ps.base + ctlNear[min((disk[3][sq]&ps.strongerFree).Count(), 16)]
+	beside := 0
+	if sq.Bit().Neighbors()&ps.strongerFree != 0 {
+		beside = 1
+	}
+	return s * ctlFrozen[unfreezeSteps(sq, ps.frozen, ps.free)] * ctlBeside[beside]
+}
+
 // pieceStrength is what the piece of colour c and type t on sq adds to its
 // side's control of a trap before the weight of its distance from the trap:
 // its strength by the enemy pieces stronger than it, more when none of them is
 // free near it, times the factors for its freezing and for a free stronger
 // enemy beside it.
 func pieceStrength(in *controlInput, c engine.Color, t int, sq engine.Square) int {
-	enemy := 1 - c
-	stronger := in.ge[enemy][t+1]
-	strongerFree := stronger &^ in.frozen[enemy]
-	s := ctlStronger[stronger.Count()] + ctlNear[min((disk[3][sq]&strongerFree).Count(), 16)]
-	beside := 0
-	if sq.Bit().Neighbors()&strongerFree != 0 {
-		beside = 1
-	}
-	free := in.o.Occ[c] &^ in.frozen[c]
-	return s * ctlFrozen[unfreezeSteps(sq, in.frozen[c], free)] * ctlBeside[beside]
+	ps := newStrength(in, c, t)
+	return ps.at(sq)
 }
 
 // unfreezeSteps is 0 for a piece that is not frozen, else the steps a free
@@ -217,11 +247,7 @@ func keySquare(in *controlInput, a engine.Color, sq engine.Square) int {
 	if a == opp {
 		base, enemy = oppBase, 0
 	}
-	// dominated holds a's pieces beside a stronger enemy piece.
-	var dominated engine.Bitboard
-	for t := rabbit; t < elephant; t++ {
-		dominated |= o.Bits[base+t] & in.ge[enemy][t+1].Neighbors()
-	}
+	dominated := in.dominated & o.Occ[a]
 	bit := sq.Bit()
 	if o.Occ[a]&bit != 0 {
 		if o.Bits[base+elephant]&bit == 0 && dominated&bit == 0 {

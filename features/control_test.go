@@ -15,7 +15,11 @@ func controlsOf(p *engine.Position) [4]int {
 		ge[own][t] = ge[own][t+1] | o.Bits[t]
 		ge[opp][t] = ge[opp][t+1] | o.Bits[oppBase+t]
 	}
-	return trapControls(&controlInput{o: &o, ge: &ge, frozen: [2]engine.Bitboard{o.Frozen(own), o.Frozen(opp)}})
+	var dominated engine.Bitboard
+	for t := rabbit; t < elephant; t++ {
+		dominated |= o.Bits[t]&ge[opp][t+1].Neighbors() | o.Bits[oppBase+t]&ge[own][t+1].Neighbors()
+	}
+	return trapControls(&controlInput{o: &o, ge: &ge, frozen: [2]engine.Bitboard{o.Frozen(own), o.Frozen(opp)}, dominated: dominated})
 }
 
 // TestTrapControlKnown checks the control on positions worked out by hand from

@@ -496,7 +496,7 @@ func extract(p *engine.Position, out []float32, ported bool) {
 	}
 
 	// The rabbits as runners, each side's seen from its own home.
-	ctl := controlInput{o: &o, ge: &ge, frozen: [2]engine.Bitboard{fOwn, fOpp}}
+	ctl := controlInput{o: &o, ge: &ge, frozen: [2]engine.Bitboard{fOwn, fOpp}, dominated: dominated}
 	tc := trapControls(&ctl)
 	out[fRabbitGoalOwn] = rabbitGoal(&rabbitInput{o: &o, frozen: fOwn, free: ownOcc &^ fOwn, dominated: dominated, tcWest: tc[2], tcEast: tc[3]})
 	var m engine.Position

@@ -114,6 +114,9 @@ const (
 	ptValueCap             = 20000
 	ptRabbitValueCap       = 7000
 	ptThousandthsPerRabbit = 1000
+	// ptProp16Len is how many of the logistic's values prop16Table holds,
+	// from the least control that threatens.
+	ptProp16Len = 512
 )
 
 // Tables of the threats, computed once at start-up and never written afterwards.
@@ -126,6 +129,14 @@ var (
 					t[i][d] |= sq.Bit()
 				}
 			}
+		}
+		return t
+	}()
+	// prop16Table[i] is prop16 of the control ptMinControl+i less
+	// ptControlCentre: the logistic of the enemy's control of a trap.
+	prop16Table = func() (t [ptProp16Len]float64) {
+		for i := range t {
+			t[i] = prop16(float64(ptMinControl + i - ptControlCentre))
 		}
 		return t
 	}()
@@ -226,6 +237,15 @@ func controlOf(in *threatInput, c engine.Color, i int) int {
 // prop16 is Sharp's logistic: 1024/(1+exp(-x/16)).
 func prop16(x float64) float64 { return 1024 / (1 + math.Exp(-x/16)) }
 
+// controlFactor is prop16 of the enemy's control tc of a trap (at least
+// ptMinControl) less ptControlCentre, from prop16Table where it holds it.
+func controlFactor(tc int) float64 {
+	if i := tc - ptMinControl; i < len(prop16Table) {
+		return prop16Table[i]
+	}
+	return prop16(float64(tc - ptControlCentre))
+}
+
 // typeOn returns the type of colour c's piece on sq (the square must hold one).
 func typeOn(o *engine.Position, c engine.Color, sq engine.Square) int {
 	base, _, _, _ := sideOf(c)
@@ -322,7 +342,7 @@ func homeThreats(in *threatInput, c engine.Color, values *[engine.NumTypes]float
 		if enemyTC < ptMinControl {
 			continue
 		}
-		tcFactor := int(prop16(float64(enemyTC-ptControlCentre))) - ptControlSub
+		tcFactor := int(controlFactor(enemyTC)) - ptControlSub
 		eleFactor := int(ptEleReach[eleReach(o, c, i)])
 		closer := 0
 		for m := 0; m <= ptMaxRadius; m++ {
@@ -439,7 +459,7 @@ func abroadThreats(in *threatInput, c engine.Color, values *[engine.NumTypes]flo
 				if enemyTC < ptMinControl {
 					continue
 				}
-				tcFactor := prop16(float64(enemyTC-ptControlCentre)) - ptControlSub
+				tcFactor := controlFactor(enemyTC) - ptControlSub
 				uf := 0
 				if in.dominated.Has(sq) {
 					uf = unfreezeSteps(sq, in.ctl.frozen[c], o.Occ[c]&^in.ctl.frozen[c])
