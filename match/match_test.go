@@ -59,6 +59,12 @@ func TestParseSpec(t *testing.T) {
 		{"gen0,scan=step,step-moves=32", "", func(s Spec) bool {
 			return s.Search.Scan == mcts.ScanStep && s.Search.StepMoves == 32
 		}},
+		{"gen0,scan=step,step-widen=16", "", func(s Spec) bool {
+			return s.Search.Scan == mcts.ScanStep && s.Search.StepWiden == 16
+		}},
+		{"gen0,scan=step,step-widen=off", "", func(s Spec) bool {
+			return s.Search.Scan == mcts.ScanStep && s.Search.StepWiden == -1
+		}},
 		{"gen0,scan=step,step-moves=all", "", func(s Spec) bool {
 			return s.Search.Scan == mcts.ScanStep && s.Search.StepMoves == -1
 		}},
@@ -92,7 +98,7 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "visits=200", "gen0,visits=-1", "gen0,200", "random,visits=10", "gen0,bogus=1",
-		"gen0,time=0s", "gen0,priors=smart", "gen0,policy=missing-policy.json", "gen0,scan=maybe", "gen0,step-moves=0", "gen0,step-moves=-1", "gen0,step-moves=x", "gen0,step-leaf=deep", "gen0,minimax=2", "gen0,minimax=-1", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s", "gen0,timeout=1m", "aei=./bot,timeout=0s", "aei=./bot,timeout=x"} {
+		"gen0,time=0s", "gen0,priors=smart", "gen0,policy=missing-policy.json", "gen0,scan=maybe", "gen0,step-moves=0", "gen0,step-moves=-1", "gen0,step-moves=x", "gen0,step-leaf=deep", "gen0,step-widen=0", "gen0,step-widen=x", "gen0,minimax=2", "gen0,minimax=-1", "gen0,minimax=x", "aei=", "gen0,,visits=1", "gen0,option.x=1", "random,time=1s", "gen0,timeout=1m", "aei=./bot,timeout=0s", "aei=./bot,timeout=x"} {
 		if s, err := ParseSpec(bad, ""); err == nil {
 			t.Errorf("ParseSpec(%q) accepted: %+v", bad, s)
 		}

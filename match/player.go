@@ -168,7 +168,7 @@ func allowed(kind, key string) bool {
 		return kind == "mcts" || kind == "aei"
 	case "timeout":
 		return kind == "aei"
-	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "step-moves", "step-leaf", "minimax", "max-nodes", "temp", "temp-turns":
+	case "visits", "threads", "cpuct", "fpu", "priors", "policy", "leaf", "scan", "step-moves", "step-leaf", "step-widen", "minimax", "max-nodes", "temp", "temp-turns":
 		return kind == "mcts"
 	}
 	return kind == "aei" && strings.HasPrefix(key, "option.") && len(key) > len("option.")
@@ -288,6 +288,16 @@ func (s *Spec) setKey(k, v string) error {
 			return fmt.Errorf("step-moves=%q: want all or a whole number from 1", v)
 		}
 		s.Search.StepMoves = n
+	case k == "step-widen":
+		if v == "off" {
+			s.Search.StepWiden = -1
+			break
+		}
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 {
+			return fmt.Errorf("step-widen=%q: want off or a whole number from 1", v)
+		}
+		s.Search.StepWiden = n
 	case k == "minimax":
 		f, perr := strconv.ParseFloat(v, 32)
 		if perr != nil || f < 0 || f > 1 {

@@ -44,28 +44,29 @@ func TestSearchStatsSums(t *testing.T) {
 }
 
 // TestSearchStatsStep counts the step search's moves: those it ran, those
-// that finished two whole turns, and its nodes.
+// that finished two whole turns, those over part of the root's cut, and its
+// nodes.
 func TestSearchStatsStep(t *testing.T) {
 	var s SearchStats
 	for _, r := range []mcts.Result{
 		{Simulations: 100, Step: &mcts.StepResult{Depth: 8, Nodes: 3000}},
 		{Simulations: 100, Step: &mcts.StepResult{Depth: 4, Nodes: 1000}},
-		{Simulations: 100, Step: &mcts.StepResult{Depth: 8, Nodes: 2000}},
+		{Simulations: 100, Step: &mcts.StepResult{Depth: 8, Nodes: 2000, Narrow: true}},
 		{Simulations: 100, Step: &mcts.StepResult{Depth: 8, Nodes: 6000}},
 	} {
 		s.addResult(&r)
 	}
-	want := SearchStats{Moves: 4, Simulations: 400, StepSearches: 4, StepTwoTurns: 3, StepNodes: 12000}
+	want := SearchStats{Moves: 4, Simulations: 400, StepSearches: 4, StepTwoTurns: 3, StepNarrow: 1, StepNodes: 12000}
 	if s != want {
 		t.Errorf("sums %+v, want %+v", s, want)
 	}
-	if got, w := s.String(), "4 moves, 100 simulations a move; step search: two turns finished in 75 % of 4 searches, 3000 nodes a search; no deep scan"; got != w {
+	if got, w := s.String(), "4 moves, 100 simulations a move; step search: two turns finished in 75 % of 4 searches (over part of the cut in 25 %), 3000 nodes a search; no deep scan"; got != w {
 		t.Errorf("String:\n got %q\nwant %q", got, w)
 	}
 	var both SearchStats
 	both.add(s)
 	both.add(s)
-	if both.StepSearches != 8 || both.StepTwoTurns != 6 || both.StepNodes != 24000 {
+	if both.StepSearches != 8 || both.StepTwoTurns != 6 || both.StepNarrow != 2 || both.StepNodes != 24000 {
 		t.Errorf("two sums added: %+v", both)
 	}
 }

@@ -39,6 +39,9 @@ type abEntry struct {
 	flag  int8 // abExact, abLower or abUpper
 	best  abMove
 	valid bool
+	// sweep is the search's sweep that stored it: the value of a state of
+	// the root's turn depends on the root moves the sweep allows.
+	sweep uint16
 }
 
 const (
@@ -87,6 +90,13 @@ type stepSearch struct {
 	allowed map[uint64]bool
 	// rootMoves is how many moves allowed holds (0: every move).
 	rootMoves int
+	// firstWidth is how many of the root's best moves the first sweep of
+	// two turns allows, doubled each sweep up to rootMoves (see run; 0: one
+	// sweep of rootMoves).
+	firstWidth int
+	// sweep counts the search's sweeps from the root (each iteration, and
+	// each width of one).
+	sweep uint16
 	// gen, ends and q are bestEnds' scratch space: the root's moves and
 	// their values.
 	gen  *engine.MoveGen
@@ -227,6 +237,9 @@ type StepResult struct {
 	Value float32
 	Depth int
 	Nodes int64
+	// Narrow says that the deepest iteration completed covered fewer of
+	// the root's moves than the cut allows (see rootWidths).
+	Narrow bool
 }
 
 // run searches the turn t (at its start) to ever greater depths until the
@@ -254,31 +267,63 @@ func (ss *stepSearch) run(t engine.Turn, deadline time.Time, maxDepth int) (Step
 	// opponent the steps it has not played (the sixtieth round's games).
 	for d := engine.MaxSteps; d <= maxDepth; d += engine.MaxSteps {
 		ss.depth = d
-		if d > engine.MaxSteps && ss.rootMoves > 0 && ss.allowed == nil {
-			ss.allowed = ss.bestEnds(&t.Pos, ss.rootMoves)
-		}
-		ss.pvLen[0] = 0
-		v := ss.search(&t, d, 0, -2, 2)
-		line := rootLine(ss.pv[0][:ss.pvLen[0]])
-		if ss.stopped {
-			// An iteration cut short: its best move so far was searched
-			// fully, and is kept when it beats the last iteration's.
-			if len(line) > 0 && found && v > res.Value && v > -2 {
-				res.Steps, res.Value = line, v
+		widths := []int{0}
+		if d > engine.MaxSteps && ss.rootMoves > 0 {
+			if ss.allowed == nil {
+				ss.rankEnds(&t.Pos, ss.rootMoves)
 			}
-			break
+			widths = rootWidths(ss.firstWidth, len(ss.ends))
 		}
-		if len(line) == 0 {
-			break
-		}
-		res = StepResult{Steps: line, Value: v, Depth: d, Nodes: ss.nodes}
-		found = true
-		if v >= 1 || v <= -1 {
-			break
+		for i, w := range widths {
+			if w > 0 {
+				ss.allowed = make(map[uint64]bool, w)
+				for _, e := range ss.ends[:w] {
+					ss.allowed[e.hash] = true
+				}
+			}
+			ss.sweep++
+			ss.pvLen[0] = 0
+			v := ss.search(&t, d, 0, -2, 2)
+			line := rootLine(ss.pv[0][:ss.pvLen[0]])
+			if ss.stopped {
+				// An iteration cut short: its best move so far was searched
+				// fully, and is kept when it beats the last iteration's.
+				if len(line) > 0 && found && v > res.Value && v > -2 {
+					res.Steps, res.Value = line, v
+				}
+				res.Nodes = ss.nodes
+				return res, found
+			}
+			if len(line) == 0 {
+				res.Nodes = ss.nodes
+				return res, found
+			}
+			res = StepResult{Steps: line, Value: v, Depth: d, Nodes: ss.nodes, Narrow: i < len(widths)-1}
+			found = true
+			// A win ends the search; a loss only once every move allowed
+			// has been searched.
+			if v >= 1 || v <= -1 && i == len(widths)-1 {
+				res.Nodes = ss.nodes
+				return res, found
+			}
 		}
 	}
 	res.Nodes = ss.nodes
 	return res, found
+}
+
+// rootWidths returns how many of the root's n best moves each sweep of an
+// iteration past the first turn allows: first, then twice as many each
+// sweep, then all n (just n when first is 0 or at least n). Each sweep is
+// complete over its moves, so a search stopped by its deadline has two
+// turns searched over the best moves at least; the table keeps the
+// opponent's replies from one sweep to the next.
+func rootWidths(first, n int) []int {
+	var ws []int
+	for w := first; w > 0 && w < n; w *= 2 {
+		ws = append(ws, w)
+	}
+	return append(ws, n)
 }
 
 // rootLine returns the root turn's steps of the principal variation pv.
@@ -316,7 +361,7 @@ func (ss *stepSearch) search(t *engine.Turn, depth, ply int, alpha, beta float32
 	hasTT := false
 	if e.valid && e.key == key {
 		ttMove, hasTT = e.best, true
-		if int(e.depth) >= depth && ply > 0 {
+		if int(e.depth) >= depth && ply > 0 && (e.sweep == ss.sweep || t.StartHash() != ss.root) {
 			switch {
 			case e.flag == abExact:
 				return e.value
@@ -436,7 +481,7 @@ func (ss *stepSearch) store(e *abEntry, key uint64, depth int, v, alpha0, beta f
 	case v >= beta:
 		flag = abLower
 	}
-	*e = abEntry{key: key, value: v, depth: int8(depth), flag: flag, best: m, valid: true}
+	*e = abEntry{key: key, value: v, depth: int8(depth), flag: flag, best: m, valid: true, sweep: ss.sweep}
 	return v
 }
 
@@ -542,6 +587,7 @@ func (sr *search) stepPick(cands *[]moveCand, pick int) int {
 	ss.w = sr.newWorker()
 	ss.hist = sr.hist
 	ss.rootMoves = s.cfg.StepMoves
+	ss.firstWidth = max(s.cfg.StepWiden, 0)
 	ss.tactical = s.cfg.StepLeaf == LeafTactical
 	deadline := sr.scanDeadline
 	if deadline.IsZero() {
@@ -587,11 +633,11 @@ func (ss *stepSearch) allows(t *engine.Turn) bool {
 	return ss.allowed[end.Hash]
 }
 
-// bestEnds returns the boards of the k best moves from p (at the start of
-// its turn) by the evaluation of the board at the turn's end, or with the
-// tactical leaf by that leaf's value of it (see startValue); equal values
-// rank in the generator's order.
-func (ss *stepSearch) bestEnds(p *engine.Position, k int) map[uint64]bool {
+// rankEnds leaves in ss.ends the k best moves from p (at the start of its
+// turn), best first, by the evaluation of the board at the turn's end, or
+// with the tactical leaf by that leaf's value of it (see startValue); equal
+// values rank in the generator's order.
+func (ss *stepSearch) rankEnds(p *engine.Position, k int) {
 	n := ss.gen.Generate(p, ss.hist)
 	ss.ends = ss.ends[:0]
 	for i := range n {
@@ -610,8 +656,14 @@ func (ss *stepSearch) bestEnds(p *engine.Position, k int) map[uint64]bool {
 	if ss.tactical {
 		ss.tacticalEnds(k)
 	}
+	ss.ends = ss.ends[:min(k, len(ss.ends))]
+}
+
+// bestEnds returns the boards of the k best moves from p by rankEnds.
+func (ss *stepSearch) bestEnds(p *engine.Position, k int) map[uint64]bool {
+	ss.rankEnds(p, k)
 	out := make(map[uint64]bool, k)
-	for _, e := range ss.ends[:min(k, len(ss.ends))] {
+	for _, e := range ss.ends {
 		out[e.hash] = true
 	}
 	return out

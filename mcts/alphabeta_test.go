@@ -257,27 +257,112 @@ func TestStepSearchRootMoves(t *testing.T) {
 				for _, m := range moves {
 					all = max(all, -turnMinimaxLeaf(leaf, &m.q, 1))
 				}
-				ss := newTestStepSearch(t, ev)
-				ss.rootMoves = c.k
-				ss.tactical = tactical
-				res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
-				// A won or lost value ends the deepening early.
-				if !ok || res.Depth != 8 && res.Value != 1 && res.Value != -1 {
-					t.Fatalf("search reached depth %d (ok %v, value %v), want 8", res.Depth, ok, res.Value)
-				}
-				if res.Value != want {
-					t.Fatalf("step search cut to %d moves: %v, minimax over them %v (over every move %v)", c.k, res.Value, want, all)
-				}
-				after := engine.NewTurn(p)
-				for _, st := range res.Steps {
-					if _, err := after.Step(st); err != nil {
-						t.Fatalf("move %v: %v", res.Steps, err)
+				// Searched in one sweep of the k moves, and widened from
+				// the best one (sweeps of 1, 2, 4, ..., k).
+				for _, first := range []int{0, 1} {
+					ss := newTestStepSearch(t, ev)
+					ss.rootMoves = c.k
+					ss.firstWidth = first
+					ss.tactical = tactical
+					res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+					// A won or lost value ends the deepening early.
+					if !ok || res.Depth != 8 && res.Value != 1 && res.Value != -1 || res.Narrow && res.Value != 1 {
+						t.Fatalf("first width %d: search reached depth %d (ok %v, value %v, narrow %v), want 8", first, res.Depth, ok, res.Value, res.Narrow)
+					}
+					if res.Value != want {
+						t.Fatalf("first width %d: step search cut to %d moves: %v, minimax over them %v (over every move %v)", first, c.k, res.Value, want, all)
+					}
+					after := engine.NewTurn(p)
+					for _, st := range res.Steps {
+						if _, err := after.Step(st); err != nil {
+							t.Fatalf("move %v: %v", res.Steps, err)
+						}
+					}
+					if q := after.End(); !best[q.Hash] {
+						t.Fatalf("move %v is not among the %d best", res.Steps, c.k)
 					}
 				}
-				if q := after.End(); !best[q.Hash] {
-					t.Fatalf("move %v is not among the %d best", res.Steps, c.k)
-				}
 			})
+		}
+	}
+}
+
+// TestStepSearchWidenStopped: a search stopped while it widens keeps a move
+// of two turns over the moves of its sweeps completed, valued between the
+// minimax over the best move alone and over all k.
+func TestStepSearchWidenStopped(t *testing.T) {
+	ev := gen0(t)
+	p := mustPosition(t, "s [  r           R              e            E      d           D  ]")
+	const k = 5
+	full := newTestStepSearch(t, ev)
+	full.rootMoves, full.firstWidth = k, 1
+	want, ok := full.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+	if !ok || want.Depth != 8 || want.Narrow {
+		t.Fatalf("the full search: depth %d, narrow %v", want.Depth, want.Narrow)
+	}
+	ranked := newTestStepSearch(t, ev)
+	ranked.rankEnds(&p, k)
+	best := ranked.ends[0]
+	g := engine.NewMoveGen()
+	g.Generate(&p, nil)
+	q := g.Position(int(best.index))
+	low := -turnMinimax(ev, &q, 1)
+	allowed := ranked.bestEnds(&p, k)
+	narrow := 0
+	for stop := int64(200); stop < want.Nodes; stop += want.Nodes / 40 {
+		ss := newTestStepSearch(t, ev)
+		ss.rootMoves, ss.firstWidth = k, 1
+		ss.nodeLimit = stop
+		res, ok := ss.run(engine.NewTurn(p), time.Now().Add(time.Hour), 8)
+		if !ok || res.Depth != 8 {
+			continue
+		}
+		if res.Narrow {
+			narrow++
+		}
+		if res.Value < low || res.Value > want.Value {
+			t.Fatalf("stopped at node %d: %v, want between %v (the best move alone) and %v", stop, res.Value, low, want.Value)
+		}
+		after := engine.NewTurn(p)
+		for _, st := range res.Steps {
+			after.Play(st)
+		}
+		if e := after.End(); !allowed[e.Hash] {
+			t.Fatalf("stopped at node %d: move %v is not among the %d best", stop, res.Steps, k)
+		}
+	}
+	if narrow == 0 {
+		t.Fatal("no stopped search kept a move of a narrower sweep")
+	}
+}
+
+// TestRootWidths checks the sweeps of the root's moves: doubled from the
+// first width to all of them, one sweep when widening is off or cannot
+// widen; and the setting's default and bounds.
+func TestRootWidths(t *testing.T) {
+	tests := []struct {
+		first, n int
+		want     []int
+	}{
+		{32, 128, []int{32, 64, 128}},
+		{16, 100, []int{16, 32, 64, 100}},
+		{32, 20, []int{20}},
+		{32, 32, []int{32}},
+		{0, 128, []int{128}},
+		{1, 5, []int{1, 2, 4, 5}},
+	}
+	for _, tc := range tests {
+		if got := rootWidths(tc.first, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("rootWidths(%d, %d) = %v, want %v", tc.first, tc.n, got, tc.want)
+		}
+	}
+	for _, c := range []struct {
+		set, want int
+		ok        bool
+	}{{0, 32, true}, {-1, -1, true}, {8, 8, true}, {-2, 0, false}} {
+		got, err := Config{StepWiden: c.set}.withDefaults()
+		if (err == nil) != c.ok || c.ok && got.StepWiden != c.want {
+			t.Errorf("StepWiden %d: %d, error %v; want %d", c.set, got.StepWiden, err, c.want)
 		}
 	}
 }
@@ -332,9 +417,9 @@ func BenchmarkStepSearch(b *testing.B) {
 	}
 	ev := gen0(b)
 	for _, mode := range []struct {
-		moves    int
-		tactical bool
-	}{{128, false}, {0, false}, {128, true}} {
+		moves, first int
+		tactical     bool
+	}{{128, 0, false}, {0, 0, false}, {128, 0, true}, {128, 16, true}, {128, 32, true}, {128, 64, true}} {
 		for _, c := range positions {
 			name := fmt.Sprintf("%s/moves=%d", c.name, mode.moves)
 			if mode.moves == 0 {
@@ -343,10 +428,14 @@ func BenchmarkStepSearch(b *testing.B) {
 			if mode.tactical {
 				name += "/leaf=tactical"
 			}
+			if mode.first > 0 {
+				name += fmt.Sprintf("/widen=%d", mode.first)
+			}
 			b.Run(name, func(b *testing.B) {
 				p := mustPosition(b, c.pos)
 				ss := newTestStepSearch(b, ev)
 				ss.rootMoves = mode.moves
+				ss.firstWidth = mode.first
 				ss.tactical = mode.tactical
 				var nodes int64
 				for b.Loop() {

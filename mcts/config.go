@@ -146,6 +146,12 @@ type Config struct {
 	// capture line when that is better); the root's cut (StepMoves) then
 	// ranks the moves by that value.
 	StepLeaf Leaf `yaml:"step_leaf" json:"step_leaf"`
+	// StepWiden is how many of the root's StepMoves best moves the step
+	// search's first sweep of two turns allows, doubled each sweep up to
+	// StepMoves (default 32; -1 for one sweep of all StepMoves): a search
+	// stopped by its deadline has two turns searched over the best moves at
+	// least.
+	StepWiden int `yaml:"step_widen" json:"step_widen"`
 }
 
 // withDefaults fills the zero fields and checks the others.
@@ -230,6 +236,12 @@ func (c Config) withDefaults() (Config, error) {
 		c.StepMoves = 128
 	case c.StepMoves < -1:
 		return c, fmt.Errorf("mcts: step_moves %d: want -1 (every move) or more", c.StepMoves)
+	}
+	switch {
+	case c.StepWiden == 0:
+		c.StepWiden = 32
+	case c.StepWiden < -1:
+		return c, fmt.Errorf("mcts: step_widen %d: want -1 (one sweep) or more", c.StepWiden)
 	}
 	return c, nil
 }

@@ -59,7 +59,8 @@ const usage = `usage:
 PLAYER: random | gen0 | FILE.json | weights=FILE | aei=COMMAND, then ,KEY=VALUE items:
   search: visits=N time=D threads=T cpuct=X fpu=X priors=heuristic|uniform
           leaf=tactical|static scan=auto|on|deep|step|off step-moves=N|all
-          step-leaf=static|tactical minimax=X max-nodes=N temp=T temp-turns=N
+          step-leaf=static|tactical step-widen=N|off minimax=X max-nodes=N
+          temp=T temp-turns=N
   aei:    time=D option.NAME=VALUE
   all:    name=NAME
 e.g. eval -a gen0,visits=200 -b random -games 10
