@@ -23,7 +23,8 @@ import (
 // two turns, about three evaluations in four are of a board judged before).
 // Past the first turn the root's turn ends only on the boards of its
 // Config.StepMoves best moves by the evaluation at the turn's end (by the
-// tactical leaf's value with that leaf, see startValue).
+// tactical leaf's value with that leaf, see startValue), searched in sweeps
+// over more and more of them (Config.StepWiden, see rootWidths).
 
 // abMove is one action of the step search: a step, or the end of the turn.
 type abMove struct {
@@ -97,8 +98,8 @@ type stepSearch struct {
 	// sweep counts the search's sweeps from the root (each iteration, and
 	// each width of one).
 	sweep uint16
-	// gen, ends and q are bestEnds' scratch space: the root's moves and
-	// their values.
+	// gen, ends, top, q and qt are rankEnds' scratch space: the root's
+	// moves and their values.
 	gen  *engine.MoveGen
 	ends []rootEnd
 	top  []float32
@@ -659,16 +660,6 @@ func (ss *stepSearch) rankEnds(p *engine.Position, k int) {
 	ss.ends = ss.ends[:min(k, len(ss.ends))]
 }
 
-// bestEnds returns the boards of the k best moves from p by rankEnds.
-func (ss *stepSearch) bestEnds(p *engine.Position, k int) map[uint64]bool {
-	ss.rankEnds(p, k)
-	out := make(map[uint64]bool, k)
-	for _, e := range ss.ends {
-		out[e.hash] = true
-	}
-	return out
-}
-
 // compareEnds orders root moves by value, best first, then by the
 // generator's order.
 func compareEnds(a, b rootEnd) int {
@@ -699,7 +690,7 @@ func (ss *stepSearch) tacticalEnds(k int) {
 		i, _ := slices.BinarySearch(ss.top, e.value)
 		ss.top = slices.Insert(ss.top, i, e.value)
 		if len(ss.top) > k {
-			ss.top = ss.top[1:]
+			ss.top = slices.Delete(ss.top, 0, 1)
 		}
 	}
 	kept := ss.ends[:0]

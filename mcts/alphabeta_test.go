@@ -307,7 +307,7 @@ func TestStepSearchWidenStopped(t *testing.T) {
 	g.Generate(&p, nil)
 	q := g.Position(int(best.index))
 	low := -turnMinimax(ev, &q, 1)
-	allowed := ranked.bestEnds(&p, k)
+	allowed := bestEnds(ranked, &p, k)
 	narrow := 0
 	for stop := int64(200); stop < want.Nodes; stop += want.Nodes / 40 {
 		ss := newTestStepSearch(t, ev)
@@ -367,8 +367,18 @@ func TestRootWidths(t *testing.T) {
 	}
 }
 
+// bestEnds returns the boards of the k best moves from p by ss.rankEnds.
+func bestEnds(ss *stepSearch, p *engine.Position, k int) map[uint64]bool {
+	ss.rankEnds(p, k)
+	out := make(map[uint64]bool, k)
+	for _, e := range ss.ends {
+		out[e.hash] = true
+	}
+	return out
+}
+
 // TestBestEndsTactical: ranked by the tactical leaf, the root's k best moves
-// are those of judging every move with that leaf, though bestEnds judges
+// are those of judging every move with that leaf, though rankEnds judges
 // only the moves that may be among them (a move's leaf value is at most its
 // evaluation, but for a runner's goal that cannot be stopped).
 func TestBestEndsTactical(t *testing.T) {
@@ -392,7 +402,7 @@ func TestBestEndsTactical(t *testing.T) {
 			ss := newTestStepSearch(t, ev)
 			ss.tactical = true
 			ss.w.defenceLeft = deepDefence
-			got := ss.bestEnds(&p, k)
+			got := bestEnds(ss, &p, k)
 			if len(got) != min(k, n) {
 				t.Fatalf("%s, k %d: %d moves", c.name, k, len(got))
 			}
