@@ -358,7 +358,7 @@ func Extract(p *engine.Position, out []float32) {
 }
 
 // ExtractBase is Extract without the terms ported from Sharp's evaluation
-// (see Ported), which it sets to 0: those terms take about four fifths of
+// (see Ported), which it sets to 0: those terms take about three quarters of
 // Extract's time, and an evaluation that does not weigh them needs none of
 // them.
 func ExtractBase(p *engine.Position, out []float32) {
