@@ -9,17 +9,7 @@ import (
 // controlsOf returns trapControls of p, seen from the side to move.
 func controlsOf(p *engine.Position) [4]int {
 	var o engine.Position
-	orient(p, &o)
-	var ge [2][engine.NumTypes + 1]engine.Bitboard
-	for t := elephant; t >= rabbit; t-- {
-		ge[own][t] = ge[own][t+1] | o.Bits[t]
-		ge[opp][t] = ge[opp][t+1] | o.Bits[oppBase+t]
-	}
-	var dominated engine.Bitboard
-	for t := rabbit; t < elephant; t++ {
-		dominated |= o.Bits[t]&ge[opp][t+1].Neighbors() | o.Bits[oppBase+t]&ge[own][t+1].Neighbors()
-	}
-	return trapControls(&controlInput{o: &o, ge: &ge, frozen: [2]engine.Bitboard{o.Frozen(own), o.Frozen(opp)}, dominated: dominated})
+	return threatInputOf(p, &o).tc
 }
 
 // TestTrapControlKnown checks the control on positions worked out by hand from

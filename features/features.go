@@ -508,7 +508,7 @@ func extract(p *engine.Position, out []float32, ported bool) {
 	out[fRabbitGoalOpp] = rabbitGoal(&rabbitInput{o: &m, frozen: flip(fOpp), free: flip(oppOcc &^ fOpp), dominated: flip(dominated), tcWest: -tc[0], tcEast: -tc[1]})
 
 	// Sharp's threats on the pieces near the traps.
-	thOwn, thOpp := pieceThreats(&threatInput{ctl: &ctl, tc: tc, dominated: dominated})
+	thOwn, thOpp := pieceThreats(&threatInput{ctl: &ctl, tc: tc})
 	out[fPieceThreatOwn] = float32(thOwn)
 	out[fPieceThreatOpp] = float32(thOpp)
 

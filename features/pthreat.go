@@ -162,8 +162,6 @@ type threatInput struct {
 	ctl *controlInput
 	// tc is the trap control for the side to move, as trapControls gives it.
 	tc [4]int
-	// dominated holds the pieces beside a stronger enemy piece.
-	dominated engine.Bitboard
 }
 
 // pieceThreats returns Sharp's threats on the side to move's pieces and on the
@@ -350,7 +348,7 @@ func homeThreats(in *threatInput, c engine.Color, values *[engine.NumTypes]float
 			equalFree := nonEle & ring &^ in.ctl.frozen[c]
 			cand := nonEle & ring
 			if m == ptMaxRadius {
-				cand &= in.dominated
+				cand &= in.ctl.dominated
 			}
 			newCloser := 0
 			for b := cand; b != 0; b &= b - 1 {
@@ -377,7 +375,7 @@ func homeThreats(in *threatInput, c engine.Color, values *[engine.NumTypes]float
 					continue
 				}
 				uf := 0
-				if in.dominated.Has(sq) {
+				if in.ctl.dominated.Has(sq) {
 					uf = unfreezeSteps(sq, in.ctl.frozen[c], o.Occ[c]&^in.ctl.frozen[c])
 				}
 				value := (int(values[t]) + ptHomeConst) * ptHomeProp * int(ptTrapDist[d]) >> 12
@@ -414,7 +412,7 @@ func abroadThreats(in *threatInput, c engine.Color, values *[engine.NumTypes]flo
 			equalFree := nonEle & ring &^ in.ctl.frozen[c]
 			cand := nonEle & ring
 			if m == ptMaxRadius {
-				cand &= in.dominated
+				cand &= in.ctl.dominated
 			}
 			newCloser := 0
 			for b := cand; b != 0; b &= b - 1 {
@@ -461,7 +459,7 @@ func abroadThreats(in *threatInput, c engine.Color, values *[engine.NumTypes]flo
 				}
 				tcFactor := controlFactor(enemyTC) - ptControlSub
 				uf := 0
-				if in.dominated.Has(sq) {
+				if in.ctl.dominated.Has(sq) {
 					uf = unfreezeSteps(sq, in.ctl.frozen[c], o.Occ[c]&^in.ctl.frozen[c])
 				}
 				ufFactor := ptAbroadUnfreeze[uf]

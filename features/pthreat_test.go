@@ -21,7 +21,7 @@ func threatInputOf(p *engine.Position, o *engine.Position) threatInput {
 		dominated |= o.Bits[ty]&ge[opp][ty+1].Neighbors() | o.Bits[oppBase+ty]&ge[own][ty+1].Neighbors()
 	}
 	ctl := &controlInput{o: o, ge: ge, frozen: [2]engine.Bitboard{o.Frozen(own), o.Frozen(opp)}, dominated: dominated}
-	return threatInput{ctl: ctl, tc: trapControls(ctl), dominated: dominated}
+	return threatInput{ctl: ctl, tc: trapControls(ctl)}
 }
 
 // TestPieceThreatsKnown checks one threat worked out by hand from the figures
