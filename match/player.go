@@ -176,6 +176,19 @@ func allowed(kind, key string) bool {
 
 type item struct{ key, value string }
 
+// countOr parses the value v of key k: a whole number from 1, or word,
+// which stands for -1.
+func countOr(k, v, word string) (int, error) {
+	if v == word {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s=%q: want %s or a whole number from 1", k, v, word)
+	}
+	return n, nil
+}
+
 // knownKey reports whether k is a key of some kind of player.
 func knownKey(k string) bool {
 	return k == "weights" || k == "aei" || allowed("mcts", k) || allowed("aei", k)
@@ -279,23 +292,15 @@ func (s *Spec) setKey(k, v string) error {
 		}
 		s.Search.Scan = mcts.Scan(v)
 	case k == "step-moves":
-		if v == "all" {
-			s.Search.StepMoves = -1
-			break
-		}
-		n, perr := strconv.Atoi(v)
-		if perr != nil || n < 1 {
-			return fmt.Errorf("step-moves=%q: want all or a whole number from 1", v)
+		n, perr := countOr(k, v, "all")
+		if perr != nil {
+			return perr
 		}
 		s.Search.StepMoves = n
 	case k == "step-widen":
-		if v == "off" {
-			s.Search.StepWiden = -1
-			break
-		}
-		n, perr := strconv.Atoi(v)
-		if perr != nil || n < 1 {
-			return fmt.Errorf("step-widen=%q: want off or a whole number from 1", v)
+		n, perr := countOr(k, v, "off")
+		if perr != nil {
+			return perr
 		}
 		s.Search.StepWiden = n
 	case k == "minimax":
