@@ -162,9 +162,10 @@ func (ss *stepSearch) leaf(t *engine.Turn) float32 {
 // defence); otherwise the better of the evaluation of the board and the
 // evaluation after the side's most profitable capture line this turn. As a
 // quiescence search stands pat, it returns the evaluation alone when that is
-// at least beta already and the opponent has no rabbit in its goal zone (a
-// goal or a capture could only raise it); the quiet cache keeps each board's
-// evaluation and, once searched, its tactical value.
+// at least beta already and the opponent threatens no goal that the side
+// cannot stop (a goal or a capture could only raise it); the quiet cache
+// keeps each board's evaluation, the goal defence's answer once asked and,
+// once searched, its tactical value.
 func (ss *stepSearch) startValue(t *engine.Turn, beta float32) float32 {
 	if ss.quiet == nil {
 		ss.quiet = make([]quietEntry, 1<<evalCacheBits)
@@ -177,15 +178,19 @@ func (ss *stepSearch) startValue(t *engine.Turn, beta float32) float32 {
 		return e.value
 	}
 	opp := t.Pos.Side.Other()
-	if e.eval >= beta && t.Pos.Bits[engine.MakePiece(opp, engine.Rabbit)]&goalZone(opp) == 0 {
-		// Only the opponent's goal could lower it, and none is in reach.
-		return e.eval
+	threat := t.Pos.Bits[engine.MakePiece(opp, engine.Rabbit)]&goalZone(opp) != 0
+	if e.eval >= beta {
+		// Only the opponent's goal could lower it: none is in reach, or
+		// the side can stop it (or reach its own first, see parries).
+		if !threat || !ss.unstoppable(t, e) {
+			return e.eval
+		}
 	}
 	e.full = true
 	switch {
 	case ss.w.goal.reachable(t):
 		e.value = 1
-	case ss.w.goalUnstoppable(&t.Pos):
+	case threat && ss.unstoppable(t, e):
 		e.value = -1
 	default:
 		e.value = e.eval
@@ -196,15 +201,38 @@ func (ss *stepSearch) startValue(t *engine.Turn, beta float32) float32 {
 	return e.value
 }
 
-// quietEntry is a slot of the step search's quiet cache: a board at a turn's
-// start, its evaluation, and whether value, its tactical value, is known.
-type quietEntry struct {
-	key   uint64
-	eval  float32
-	value float32
-	full  bool
-	valid bool
+// unstoppable is worker.goalUnstoppable of the turn start t, kept in its
+// quiet cache entry e once asked.
+func (ss *stepSearch) unstoppable(t *engine.Turn, e *quietEntry) bool {
+	if e.threat == threatUnknown {
+		e.threat = threatStopped
+		if ss.w.goalUnstoppable(&t.Pos) {
+			e.threat = threatWins
+		}
+	}
+	return e.threat == threatWins
 }
+
+// quietEntry is a slot of the step search's quiet cache: a board at a turn's
+// start, its evaluation, whether value, its tactical value, is known, and
+// what the goal defence found of the opponent's threat.
+type quietEntry struct {
+	key    uint64
+	eval   float32
+	value  float32
+	full   bool
+	valid  bool
+	threat int8 // threatUnknown, threatStopped or threatWins
+}
+
+// The goal defence's answers that quietEntry keeps: not asked yet; the
+// opponent threatens no goal that the side cannot stop (or the defence gave
+// up); the opponent's goal cannot be stopped.
+const (
+	threatUnknown = iota
+	threatStopped
+	threatWins
+)
 
 // newStepSearch returns a step search with its table and cache empty; it
 // keeps both from one search to the next.

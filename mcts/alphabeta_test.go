@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -200,6 +201,48 @@ func TestStartValueGoalThreatBelowBeta(t *testing.T) {
 		tr := engine.NewTurn(p)
 		if v := ss.startValue(&tr, beta); v != -1 {
 			t.Errorf("beta %v: %v, want -1", beta, v)
+		}
+	}
+}
+
+// TestStartValueStandsPatStoppedThreat: the tactical leaf stands pat on an
+// evaluation at least beta when the opponent threatens a goal the side can
+// stop, without the capture search: Silver, well ahead, to move against
+// Gold's unfrozen rabbit on d7 (one step from d8), which its elephant on d5
+// freezes in one step, while its dog on c5 can push Gold's cat on c4 into
+// the trap c3. Below the evaluation the window gets the board's tactical
+// value, the capture's.
+func TestStartValueStandsPatStoppedThreat(t *testing.T) {
+	ev := gen0(t)
+	p := mustPosition(t, "s [rr    rr   R        m     de      C                   h E  RR   ]")
+	eval := ev.Evaluate(&p)
+	full := func() float32 {
+		ss := newTestStepSearch(t, ev)
+		ss.w.defenceLeft = deepDefence
+		tr := engine.NewTurn(p)
+		return ss.startValue(&tr, 2)
+	}()
+	if full <= eval {
+		t.Fatalf("tactical value %v, evaluation %v: want the capture above it", full, eval)
+	}
+	for _, c := range []struct {
+		beta float32
+		want float32
+		pat  bool
+	}{{eval, eval, true}, {-1, eval, true}, {math.Nextafter32(eval, 2), full, false}} {
+		ss := newTestStepSearch(t, ev)
+		ss.w.defenceLeft = deepDefence
+		tr := engine.NewTurn(p)
+		before := ss.w.capture.nodes
+		if v := ss.startValue(&tr, c.beta); v != c.want {
+			t.Errorf("beta %v: %v, want %v", c.beta, v, c.want)
+		}
+		e := &ss.quiet[p.Hash&uint64(len(ss.quiet)-1)]
+		if e.threat != threatStopped {
+			t.Errorf("beta %v: the goal defence's answer %d, want %d (stopped)", c.beta, e.threat, threatStopped)
+		}
+		if searched := ss.w.capture.nodes > before; searched == c.pat {
+			t.Errorf("beta %v: capture search run %v, want %v", c.beta, searched, !c.pat)
 		}
 	}
 }
