@@ -80,6 +80,18 @@ var (
 		}
 		return t
 	}()
+	// ctlReach[sq][i] is ctlDist of sq's distance from trap i, 0 beyond four
+	// steps: a piece's weight in the control of each trap.
+	ctlReach = func() (t [64][4]int) {
+		for sq := range engine.Square(64) {
+			for i, tr := range traps {
+				if d := sq.Distance(tr); d < len(ctlDist) {
+					t[sq][i] = ctlDist[d]
+				}
+			}
+		}
+		return t
+	}()
 	// trapBack and trapSide are the squares behind each trap (towards its
 	// owner's home rank) and outside it (towards the nearer edge), in the
 	// order of traps.
@@ -150,12 +162,11 @@ func trapControls(in *controlInput) (tc [4]int) {
 			ps := newStrength(in, color, t)
 			for ; b != 0; b &= b - 1 {
 				sq := b.First()
-				s := ps.at(sq)
-				for i := range traps {
-					if d := trapDist[i][sq]; d <= 4 {
-						sum[c][i] += s * ctlDist[d]
-					}
-				}
+				s, w := ps.at(sq), &ctlReach[sq]
+				sum[c][0] += s * w[0]
+				sum[c][1] += s * w[1]
+				sum[c][2] += s * w[2]
+				sum[c][3] += s * w[3]
 			}
 		}
 	}

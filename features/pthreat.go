@@ -194,24 +194,61 @@ func pieceValues(o *engine.Position, v *[2][engine.NumTypes]float64) {
 		cnt[opp][t] = o.Bits[oppBase+t].Count()
 	}
 	for c := range 2 {
-		e := 1 - c
-		base := harlogSide(&cnt[c], &cnt[e]) - harlogSide(&cnt[e], &cnt[c])
-		prev := 0.0
-		for t := range engine.NumTypes {
-			if cnt[c][t] == 0 {
-				v[c][t] = prev
-				continue
-			}
-			less := cnt[c]
-			less[t]--
-			x := (base - harlogSide(&less, &cnt[e]) + harlogSide(&cnt[e], &less)) / harlogUnit * ptThousandthsPerRabbit
-			x = min(x, ptValueCap)
-			if t == rabbit {
-				x = min(x, ptRabbitValueCap)
-			}
-			v[c][t] = x
-			prev = x
+		pieceLosses(&cnt[c], &cnt[1-c], &v[c])
+	}
+}
+
+// pieceLosses fills v[t] with what losing one piece of type t costs the side
+// with counts c against the enemy's e, by HarLog (harlogSide's difference
+// before and after), in thousandths of a rabbit, capped; a type with no piece
+// takes the value of the type below it. Only the terms the loss changes are
+// computed: the piece's own term and the side's rabbit and piece logs, and
+// the terms of the enemy's weaker pieces, which have one stronger piece less
+// against them.
+func pieceLosses(c, e *[engine.NumTypes]int, v *[engine.NumTypes]float64) {
+	total := 0
+	for _, n := range c {
+		total += n
+	}
+	// The side's log of its pieces drops by one piece whatever the type.
+	drop := lnCount[min(max(total, 1), 64)] - lnCount[min(max(total-1, 1), 64)]
+	// strongerC[t] and strongerE[t] count each side's pieces stronger than t.
+	var strongerC, strongerE [engine.NumTypes]int
+	for t := elephant - 1; t >= rabbit; t-- {
+		strongerC[t] = strongerC[t+1] + c[t+1]
+		strongerE[t] = strongerE[t+1] + e[t+1]
+	}
+	// gain[t] is what the enemy's pieces of type t gain when the side has one
+	// piece stronger than them less.
+	var gain [engine.NumTypes]float64
+	for t := cat; t < elephant; t++ {
+		if k := strongerC[t]; k > 0 {
+			gain[t] = float64(e[t]) * (harlogPiece[min(k-1, len(harlogPiece)-1)] - harlogPiece[min(k, len(harlogPiece)-1)])
 		}
+	}
+	prev := 0.0
+	for t := range engine.NumTypes {
+		if c[t] == 0 {
+			v[t] = prev
+			continue
+		}
+		var x float64
+		if t == rabbit {
+			x = harlogG * (lnCount[min(c[rabbit], 64)] - lnCount[c[rabbit]-1] + drop)
+		} else {
+			x = harlogPiece[min(strongerE[t], len(harlogPiece)-1)] + harlogG*drop
+			for w := cat; w < t; w++ {
+				x += gain[w]
+			}
+		}
+		// Snapped to a millionth: the loss of a rabbit from the full set is
+		// harlogUnit itself, a thousand exactly, which the threats truncate.
+		x = min(math.Round(x/harlogUnit*ptThousandthsPerRabbit*1e6)/1e6, ptValueCap)
+		if t == rabbit {
+			x = min(x, ptRabbitValueCap)
+		}
+		v[t] = x
+		prev = x
 	}
 }
 

@@ -146,3 +146,53 @@ func BenchmarkPieceThreats(b *testing.B) {
 		pieceThreats(&ins[i%len(ins)])
 	}
 }
+
+// TestPieceLosses: pieceLosses is HarLog's difference before and after the
+// loss (harlogSide of each side, as Sharp values a piece), capped, for every
+// material of two sides up to the full set, and gives the loss of a rabbit
+// from the full set as the threats truncate it: 1000, harlogUnit itself.
+func TestPieceLosses(t *testing.T) {
+	full := [engine.NumTypes]int{8, 2, 2, 2, 1, 1}
+	var all [][engine.NumTypes]int
+	for i := range 9 * 3 * 3 * 3 * 2 * 2 {
+		var c [engine.NumTypes]int
+		for ty, n := i, 0; n < engine.NumTypes; n++ {
+			c[n] = ty % (full[n] + 1)
+			ty /= full[n] + 1
+		}
+		all = append(all, c)
+	}
+	if len(all) != 972 {
+		t.Fatalf("%d materials, want 972", len(all))
+	}
+	for _, c := range all {
+		for _, e := range all {
+			var got [engine.NumTypes]float64
+			pieceLosses(&c, &e, &got)
+			base := harlogSide(&c, &e) - harlogSide(&e, &c)
+			prev := 0.0
+			for ty := range engine.NumTypes {
+				want := prev
+				if c[ty] > 0 {
+					less := c
+					less[ty]--
+					want = min((base-harlogSide(&less, &e)+harlogSide(&e, &less))/harlogUnit*ptThousandthsPerRabbit, ptValueCap)
+					if ty == rabbit {
+						want = min(want, ptRabbitValueCap)
+					}
+				}
+				if math.Abs(got[ty]-want) > 1e-6 {
+					t.Fatalf("%v against %v, type %d: %v, by harlogSide %v", c, e, ty, got[ty], want)
+				}
+				prev = want
+			}
+		}
+	}
+	for _, e := range all {
+		var got [engine.NumTypes]float64
+		pieceLosses(&full, &e, &got)
+		if got[rabbit] != 1000 {
+			t.Fatalf("a rabbit of the full set against %v: %v, want 1000", e, got[rabbit])
+		}
+	}
+}

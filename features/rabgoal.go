@@ -305,15 +305,10 @@ func rabbitGoal(in *rabbitInput) float32 {
 func strongestPoints(o *engine.Position, areas *[5]engine.Bitboard) int {
 	points := 0
 	for r, area := range areas {
-		var mine, theirs int
-		for t := cat; t <= elephant; t++ {
-			if o.Bits[t]&area != 0 {
-				mine |= 1 << (t - cat)
-			}
-			if o.Bits[oppBase+t]&area != 0 {
-				theirs |= 1 << (t - cat)
-			}
-		}
+		mine := nonZero(o.Bits[cat]&area) | nonZero(o.Bits[dog]&area)<<1 | nonZero(o.Bits[horse]&area)<<2 |
+			nonZero(o.Bits[camel]&area)<<3 | nonZero(o.Bits[elephant]&area)<<4
+		theirs := nonZero(o.Bits[oppBase+cat]&area) | nonZero(o.Bits[oppBase+dog]&area)<<1 | nonZero(o.Bits[oppBase+horse]&area)<<2 |
+			nonZero(o.Bits[oppBase+camel]&area)<<3 | nonZero(o.Bits[oppBase+elephant]&area)<<4
 		points += int(rgPlaces[r][mine][theirs])
 		if w := rgAnyPoints[r]; w != 0 {
 			n := (o.Occ[own] & area).Count() + (o.Occ[own] &^ o.Bits[rabbit] & area).Count() -
@@ -322,6 +317,12 @@ func strongestPoints(o *engine.Position, areas *[5]engine.Bitboard) int {
 		}
 	}
 	return points / 2
+}
+
+// nonZero returns 1 when b holds a square, 0 when it is empty, without a
+// branch.
+func nonZero(b engine.Bitboard) uint {
+	return uint((b | -b) >> 63)
 }
 
 // rgWindowOf returns the squares from three ranks behind sq to rank 8, four
