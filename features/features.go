@@ -820,14 +820,13 @@ func strongest(o *engine.Position, base int, n engine.Bitboard) int {
 }
 
 // typeAt returns the type of the piece of the colour at base on the one square
-// of b, which must hold one.
+// of b, which must hold one: the type's three bits, each from the types that
+// have it (cat 1, dog 2, horse 3, camel 4, elephant 5), without a branch.
 func typeAt(o *engine.Position, base int, b engine.Bitboard) int {
-	for t := rabbit; t < elephant; t++ {
-		if o.Bits[base+t]&b != 0 {
-			return t
-		}
-	}
-	return elephant
+	bs := (*[engine.NumTypes]engine.Bitboard)(o.Bits[base : base+engine.NumTypes])
+	return int(nonZero((bs[cat]|bs[horse]|bs[elephant])&b) |
+		nonZero((bs[dog]|bs[horse])&b)<<1 |
+		nonZero((bs[camel]|bs[elephant])&b)<<2)
 }
 
 // captureRisk sums the values of the pieces of colour c that the enemy could

@@ -218,12 +218,13 @@ func pieceLosses(c, e *[engine.NumTypes]int, v *[engine.NumTypes]float64) {
 		strongerC[t] = strongerC[t+1] + c[t+1]
 		strongerE[t] = strongerE[t+1] + e[t+1]
 	}
-	// gain[t] is what the enemy's pieces of type t gain when the side has one
-	// piece stronger than them less.
-	var gain [engine.NumTypes]float64
+	// gains[t] is what the enemy's pieces weaker than type t (and not
+	// rabbits) gain when the side has one piece stronger than them less.
+	var gains [engine.NumTypes]float64
 	for t := cat; t < elephant; t++ {
+		gains[t+1] = gains[t]
 		if k := strongerC[t]; k > 0 {
-			gain[t] = float64(e[t]) * (harlogPiece[min(k-1, len(harlogPiece)-1)] - harlogPiece[min(k, len(harlogPiece)-1)])
+			gains[t+1] += float64(e[t]) * (harlogPiece[min(k-1, len(harlogPiece)-1)] - harlogPiece[min(k, len(harlogPiece)-1)])
 		}
 	}
 	prev := 0.0
@@ -236,10 +237,7 @@ func pieceLosses(c, e *[engine.NumTypes]int, v *[engine.NumTypes]float64) {
 		if t == rabbit {
 			x = harlogG * (lnCount[min(c[rabbit], 64)] - lnCount[c[rabbit]-1] + drop)
 		} else {
-			x = harlogPiece[min(strongerE[t], len(harlogPiece)-1)] + harlogG*drop
-			for w := cat; w < t; w++ {
-				x += gain[w]
-			}
+			x = harlogPiece[min(strongerE[t], len(harlogPiece)-1)] + harlogG*drop + gains[t]
 		}
 		// Snapped to a millionth: the loss of a rabbit from the full set is
 		// harlogUnit itself, a thousand exactly, which the threats truncate.

@@ -1,6 +1,10 @@
 package features
 
-import "github.com/arimaalab/arimaalab/engine"
+import (
+	"math"
+
+	"github.com/arimaalab/arimaalab/engine"
+)
 
 // The trap threat features count what Sharp's evaluation counts as a threat
 // on a piece: how many steps the enemy needs to drag it into a trap, from
@@ -144,12 +148,12 @@ func trapThreat(o *engine.Position, c engine.Color, loss *[4]float32, enemyGE, e
 }
 
 // maxWeight returns the larger of two weights, which are never negative nor
-// NaN (the built-in max handles both, at the price of branches).
+// NaN: as such floats order as their bits do, the larger bits, without a
+// branch (the built-in max handles NaN at the price of branches).
 func maxWeight(a, b float32) float32 {
-	if b > a {
-		return b
-	}
-	return a
+	x, y := int64(math.Float32bits(a)), int64(math.Float32bits(b))
+	d := x - y
+	return math.Float32frombits(uint32(x - d&(d>>63)))
 }
 
 // addReach adds to reach the attack rings of the enemy pieces on the
