@@ -461,18 +461,19 @@ func TestBestEndsTactical(t *testing.T) {
 // BenchmarkStepSearch searches positions of games against Sharp (Gold to
 // move at turns 9 and 19) two whole turns deep from a cold table and cache,
 // with the root's turn cut to its 128 best moves, with every move, cut to
-// 128 with the tactical leaf, and so widened from 32 moves.
+// 128 with the tactical leaf, and so widened from 32 moves, with generation
+// 0's evaluation and, last, with the terms ported from Sharp's weighted too.
 func BenchmarkStepSearch(b *testing.B) {
 	positions := []struct{ name, pos string }{
 		{"turn9a", "g [ rrc rrmrhcr d   d  rrEh   H       e    RH  DCR  MR DC  R R  RR ]"},
 		{"turn19", "g [ rrrr rr  c  H   r  r      Rcd   d  ChD hER eHm R CDRMR   R RR  ]"},
 		{"turn9b", "g [rrr  rdr  r  cm dhc E hr     eRr       R D M DH R R RCH RRC R   ]"},
 	}
-	ev := gen0(b)
+	ev, evPorted := gen0(b), gen0Ported(b)
 	for _, mode := range []struct {
-		moves, first int
-		tactical     bool
-	}{{128, 0, false}, {0, 0, false}, {128, 0, true}, {128, 32, true}} {
+		moves, first     int
+		tactical, ported bool
+	}{{128, 0, false, false}, {0, 0, false, false}, {128, 0, true, false}, {128, 32, true, false}, {128, 32, true, true}} {
 		for _, c := range positions {
 			name := fmt.Sprintf("%s/moves=%d", c.name, mode.moves)
 			if mode.moves == 0 {
@@ -484,9 +485,14 @@ func BenchmarkStepSearch(b *testing.B) {
 			if mode.first > 0 {
 				name += fmt.Sprintf("/widen=%d", mode.first)
 			}
+			e := ev
+			if mode.ported {
+				name += "/eval=ported"
+				e = evPorted
+			}
 			b.Run(name, func(b *testing.B) {
 				p := mustPosition(b, c.pos)
-				ss := newTestStepSearch(b, ev)
+				ss := newTestStepSearch(b, e)
 				ss.rootMoves = mode.moves
 				ss.firstWidth = mode.first
 				ss.tactical = mode.tactical

@@ -24,6 +24,37 @@ func gen0(t testing.TB) Evaluator {
 	return ev
 }
 
+// gen0Ported is the generation-0 evaluation with the terms ported from
+// Sharp's evaluation weighted as the fit to Sharp's evaluation weighs them
+// (docs/strength/fifty-fourth-static-ports.json): the evaluation the step
+// search's best players read, at its cost (see features.ExtractBase).
+func gen0Ported(t testing.TB) Evaluator {
+	t.Helper()
+	w, err := configs.Gen0()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ported := map[string]float64{
+		"rabbit_goal_own": 1.403, "rabbit_goal_opp": -1.436,
+		"piece_threat_own": -1.422, "piece_threat_opp": 1.506,
+		"trap_attack_own": 1.022, "trap_attack_opp": -1.041, "trap_defence": 1.183,
+	}
+	for i, name := range w.Features {
+		if v, ok := ported[name]; ok {
+			w.Values[i] = v
+			delete(ported, name)
+		}
+	}
+	if len(ported) > 0 {
+		t.Fatalf("no features %v in generation 0", ported)
+	}
+	ev, err := weights.NewLinear(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
 // goalHungry is the generation-0 evaluation with goal threats weighted as
 // heavily as an earlier generation 0 did (a threat of the side to move worth 20
 // rabbits) and advanced rabbits and open files as the hand-set weights had
