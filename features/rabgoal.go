@@ -165,18 +165,10 @@ var (
 		}
 		return t
 	}()
-	// rgWindow[sq] holds the squares whose enemy pieces block a rabbit on sq:
-	// from three ranks behind it to the goal, four files either side.
-	rgWindow = func() (t [64]engine.Bitboard) {
-		for sq := range engine.Square(64) {
-			t[sq] = rgWindowOf(sq)
-		}
-		return t
-	}()
 	// rgBlocks[0][sq][e] is how much an enemy piece other than a rabbit on e
 	// blocks a rabbit on sq, rgBlocks[1] an enemy rabbit: by rgBlocker and
 	// rgRabbitBlocker, any piece on the goal rank as a rabbit and 1 more (0
-	// where e is outside rgWindow[sq]).
+	// where e is outside rgWindowOf(sq)).
 	rgBlocks = func() (t [2][64][64]int8) {
 		for sq := range engine.Square(64) {
 			for e := range engine.Square(64) {
@@ -191,6 +183,23 @@ var (
 				}
 				t[0][sq][e] = int8(rgBlocker[dy][dx])
 				t[1][sq][e] = int8(rgRabbitBlocker[dy][dx])
+			}
+		}
+		return t
+	}()
+	// rgBlockBits[k][j][sq] holds the squares e where bit j of
+	// rgBlocks[k][sq][e] is set: how much the enemy pieces on a set of
+	// squares block, summed by bit (the figures are below 16).
+	rgBlockBits = func() (t [2][4][64]engine.Bitboard) {
+		for k := range rgBlocks {
+			for sq := range engine.Square(64) {
+				for e := range engine.Square(64) {
+					for j := range t[k] {
+						if rgBlocks[k][sq][e]>>j&1 != 0 {
+							t[k][j][sq] |= e.Bit()
+						}
+					}
+				}
 			}
 		}
 		return t
@@ -268,11 +277,8 @@ func rabbitGoal(in *rabbitInput) float32 {
 		// How blocked the way is: enemy pieces from three ranks behind the
 		// rabbit to the goal, four files either side.
 		blocked := 0
-		for p := oppOcc &^ oppRab & rgWindow[sq]; p != 0; p &= p - 1 {
-			blocked += int(rgBlocks[0][sq][p.First()])
-		}
-		for p := oppRab & rgWindow[sq]; p != 0; p &= p - 1 {
-			blocked += int(rgBlocks[1][sq][p.First()])
+		for j := range 4 {
+			blocked += ((oppOcc&^oppRab&rgBlockBits[0][j][sq]).Count() + (oppRab&rgBlockBits[1][j][sq]).Count()) << j
 		}
 		blocked += (wall & rgWallFiles[rx]).Count()
 		if ry == 1 {
