@@ -278,7 +278,7 @@ func rabbitGoal(in *rabbitInput) float32 {
 		// rabbit to the goal, four files either side.
 		blocked := 0
 		for j := range 4 {
-			blocked += ((oppOcc&^oppRab&rgBlockBits[0][j][sq]).Count() + (oppRab&rgBlockBits[1][j][sq]).Count()) << j
+			blocked += ((oppOcc &^ oppRab & rgBlockBits[0][j][sq]).Count() + (oppRab & rgBlockBits[1][j][sq]).Count()) << j
 		}
 		blocked += (wall & rgWallFiles[rx]).Count()
 		if ry == 1 {
