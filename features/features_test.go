@@ -893,3 +893,42 @@ func TestLoseChance(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeAt: typeAt names the type of the piece on a square for every type,
+// colour and square, with the other colour's pieces and the colour's other
+// types elsewhere on the board.
+func TestTypeAt(t *testing.T) {
+	for _, c := range []engine.Color{engine.Gold, engine.Silver} {
+		base := 0
+		if c == engine.Silver {
+			base = oppBase
+		}
+		for ty := range engine.NumTypes {
+			for sq := range engine.Square(64) {
+				var o engine.Position
+				// Every type of both colours somewhere else: the square's
+				// piece must be told from them.
+				for k := range o.Bits {
+					o.Bits[k] = ^sq.Bit() &^ (engine.Bitboard(1)<<uint(k*5%64) - 1)
+				}
+				o.Bits[base+ty] |= sq.Bit()
+				if got := typeAt(&o, base, sq.Bit()); got != ty {
+					t.Fatalf("%v type %d on %v: typeAt %d", c, ty, sq, got)
+				}
+			}
+		}
+	}
+}
+
+// TestMaxWeight: maxWeight is the larger of two weights for zeros, equal
+// weights, subnormals and the largest float32.
+func TestMaxWeight(t *testing.T) {
+	vals := []float32{0, math.SmallestNonzeroFloat32, 1e-30, 0.25, 0.5, 1, 3, 1e20, math.MaxFloat32}
+	for _, a := range vals {
+		for _, b := range vals {
+			if got, want := maxWeight(a, b), max(a, b); got != want {
+				t.Errorf("maxWeight(%v, %v) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
