@@ -819,6 +819,12 @@ func strongest(o *engine.Position, base int, n engine.Bitboard) int {
 	return rabbit + 1
 }
 
+// nonZero returns 1 when b holds a square, 0 when it is empty, without a
+// branch.
+func nonZero(b engine.Bitboard) uint {
+	return uint((b | -b) >> 63)
+}
+
 // typeAt returns the type of the piece of the colour at base on the one square
 // of b, which must hold one: the type's three bits, each from the types that
 // have it (cat 1, dog 2, horse 3, camel 4, elephant 5), without a branch.

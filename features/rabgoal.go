@@ -325,12 +325,6 @@ func strongestPoints(o *engine.Position, areas *[5]engine.Bitboard) int {
 	return points / 2
 }
 
-// nonZero returns 1 when b holds a square, 0 when it is empty, without a
-// branch.
-func nonZero(b engine.Bitboard) uint {
-	return uint((b | -b) >> 63)
-}
-
 // rgWindowOf returns the squares from three ranks behind sq to rank 8, four
 // files either side of it.
 func rgWindowOf(sq engine.Square) engine.Bitboard {
